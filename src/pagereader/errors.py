@@ -1,0 +1,108 @@
+"""The exception tree. Third-party exceptions are translated where they enter.
+
+    PagereaderError
+    ├── InputError                 the file itself is the problem (user can fix the input)
+    │   ├── UnsupportedFormatError     extension or content not handled
+    │   ├── CorruptFileError           unreadable, truncated, zero bytes
+    │   ├── PasswordRequiredError      encrypted PDF, no or wrong password
+    │   └── ImageTooLargeError         decompression-bomb guard
+    ├── DependencyError            a system tool is missing (LibreOffice, Tesseract)
+    ├── EngineError                an engine failed on a block
+    │   └── EngineUnavailableError     endpoint down or circuit open
+    ├── DeadlineExceededError      a page ran past its deadline
+    └── ConfigError                options or config file invalid
+
+Every error carries the file and page it concerns and a hint saying what to do, so that the
+CLI can print one clear line and the output can keep it as an ErrorItem.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pagereader.types import ErrorItem
+
+
+class PagereaderError(Exception):
+    """Root of pagereader's errors."""
+
+    stage = "parse"
+    default_hint = ""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | Path | None = None,
+        page: int | None = None,
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = str(file) if file is not None else ""
+        self.page = page
+        self.hint = hint if hint is not None else self.default_hint
+
+    def __str__(self) -> str:
+        return self.to_item().line() if self.file else self.message
+
+    def to_item(self, stage: str | None = None) -> ErrorItem:
+        """The error as it is kept in document.json."""
+        return ErrorItem(
+            file=self.file,
+            page=self.page,
+            stage=stage or self.stage,
+            message=self.message,
+            hint=self.hint,
+        )
+
+
+class InputError(PagereaderError):
+    """The input file cannot be read as given."""
+
+    stage = "ingest"
+
+
+class UnsupportedFormatError(InputError):
+    default_hint = "supported: .pdf .png .jpg .jpeg .tif .tiff .webp .bmp .pptx .docx"
+
+
+class CorruptFileError(InputError):
+    default_hint = "check that the file is complete and opens in a viewer"
+
+
+class PasswordRequiredError(InputError):
+    default_hint = "pass the password with --password"
+
+
+class ImageTooLargeError(InputError):
+    default_hint = "downscale the image or raise limits.max_image_pixels in the config"
+
+
+class DependencyError(PagereaderError):
+    """A system tool pagereader needs for this input is not installed."""
+
+    stage = "ingest"
+
+
+class EngineError(PagereaderError):
+    """An engine failed to answer a request."""
+
+    stage = "recognize"
+
+
+class EngineUnavailableError(EngineError):
+    """The engine's endpoint is down or its circuit breaker is open."""
+
+
+class DeadlineExceededError(PagereaderError):
+    """A page ran past its deadline."""
+
+    stage = "recognize"
+
+
+class ConfigError(PagereaderError):
+    """Options or a config file are invalid."""
+
+    stage = "config"
+    default_hint = "see examples/configs/ and the README's configuration section"

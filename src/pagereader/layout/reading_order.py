@@ -1,0 +1,89 @@
+"""Reading order of a page's blocks: headers, then the body by recursive XY-cut, then footers.
+
+The body is cut on whitespace. A vertical cut (between columns) is tried first, so two columns
+are read one after the other; when no vertical gap runs through the whole region (a title or a
+footnote spans the columns) the region is cut into horizontal strips instead, and strips that
+only together show a column gutter are joined again so that a coincidental horizontal gap in
+both columns does not interleave them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from pagereader.types import Block
+
+logger = logging.getLogger(__name__)
+
+_MIN_GAP = 0.004
+"""Smallest gap, as a share of the page side, that counts as whitespace between blocks."""
+
+
+def _intervals(blocks: Sequence[Block], axis: int, shrink: float) -> list[tuple[float, float]]:
+    """Extent of each block on one axis (0: x, 1: y), trimmed so touching edges do not bridge."""
+    out = []
+    for block in blocks:
+        lo, hi = block.bbox[axis], block.bbox[axis + 2]
+        cut = min(shrink, 0.25 * max(hi - lo, 0.0))
+        out.append((lo + cut, hi - cut))
+    return out
+
+
+def _split(blocks: Sequence[Block], axis: int, min_gap: float, shrink: float) -> list[list[Block]]:
+    """Split blocks into groups separated by gaps along an axis, in ascending order."""
+    spans = _intervals(blocks, axis, shrink)
+    order = sorted(range(len(blocks)), key=lambda i: spans[i])
+    groups: list[list[Block]] = []
+    reach = float("-inf")
+    for i in order:
+        lo, hi = spans[i]
+        if not groups or lo - reach > min_gap:
+            groups.append([])
+        groups[-1].append(blocks[i])
+        reach = max(reach, hi)
+    return groups
+
+
+def _has_columns(blocks: Sequence[Block], min_gap: float, shrink: float) -> bool:
+    return len(blocks) > 1 and len(_split(blocks, 0, min_gap, shrink)) > 1
+
+
+def _join_column_strips(
+    strips: list[list[Block]], min_gap: float, shrink: float
+) -> list[list[Block]]:
+    """Join neighbouring strips when one of them has columns and their union keeps a gutter."""
+    out: list[list[Block]] = [strips[0]]
+    for strip in strips[1:]:
+        prev = out[-1]
+        either = _has_columns(prev, min_gap, shrink) or _has_columns(strip, min_gap, shrink)
+        if either and _has_columns(prev + strip, min_gap, shrink):
+            out[-1] = prev + strip
+        else:
+            out.append(strip)
+    return out
+
+
+def _xy_cut(blocks: list[Block], width: float, height: float) -> list[Block]:
+    if len(blocks) <= 1:
+        return blocks
+    x_gap, y_gap = _MIN_GAP * width, 0.0
+    x_shrink, y_shrink = _MIN_GAP * width, _MIN_GAP * height
+    columns = _split(blocks, 0, x_gap, x_shrink)
+    if len(columns) > 1:
+        return [b for column in columns for b in _xy_cut(column, width, height)]
+    strips = _split(blocks, 1, y_gap, y_shrink)
+    if len(strips) > 1:
+        strips = _join_column_strips(strips, x_gap, x_shrink)
+    if len(strips) > 1:
+        return [b for strip in strips for b in _xy_cut(strip, width, height)]
+    return sorted(blocks, key=lambda b: (b.bbox[1], b.bbox[0]))
+
+
+def order_blocks(blocks: Sequence[Block], page_width: float, page_height: float) -> list[Block]:
+    """Return the blocks in reading order with ``order`` set to 0..n-1."""
+    headers = sorted((b for b in blocks if b.kind == "header"), key=lambda b: b.bbox[1::-1])
+    footers = sorted((b for b in blocks if b.kind == "footer"), key=lambda b: b.bbox[1::-1])
+    body = [b for b in blocks if b.kind not in ("header", "footer")]
+    ordered = headers + _xy_cut(body, page_width, page_height) + footers
+    return [b.model_copy(update={"order": i}) for i, b in enumerate(ordered)]

@@ -1,0 +1,324 @@
+"""Ruled tables rebuilt as grids from a page raster, filled with words from OCR or the text layer.
+
+Rulings are found by morphological opening with long thin kernels: what survives a horizontal
+kernel is a horizontal line, likewise vertical. Separator positions come from those segments;
+a separator segment missing between two neighbouring cells means the cells are merged. Words
+(page units) then go to the cell holding their centre; a text-layer or OCR line that runs across
+a column rule is cut there using its character boxes (estimated when it has none).
+"""
+
+from __future__ import annotations
+
+import bisect
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from pagereader.layout.paragraphs import join_lines, union
+from pagereader.types import BBox, Table, TableCell, TextLine
+
+logger = logging.getLogger(__name__)
+
+Gray = npt.NDArray[np.uint8]
+_Segment = tuple[float, float, float]
+"""A ruling segment: its position across, and where it starts and ends along its direction."""
+
+
+@dataclass(frozen=True)
+class GridCell:
+    """A cell of a grid in pixels, possibly spanning several rows or columns."""
+
+    row: int
+    col: int
+    row_span: int
+    col_span: int
+    bbox: BBox
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A table's row and column boundaries (pixels) and its cells."""
+
+    xs: tuple[float, ...]
+    ys: tuple[float, ...]
+    cells: tuple[GridCell, ...]
+
+    @property
+    def rows(self) -> int:
+        return len(self.ys) - 1
+
+    @property
+    def cols(self) -> int:
+        return len(self.xs) - 1
+
+
+def _binary(gray: Gray) -> Gray:
+    """Ink as 255 on 0, by Otsu's threshold; an even image has no ink."""
+    if gray.size == 0 or int(gray.max()) - int(gray.min()) < 32:
+        return np.zeros_like(gray)
+    _, bw = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    return bw
+
+
+def _rulings(bw: Gray, length: int, horizontal: bool) -> Gray:
+    """Keep only straight runs of ink at least ``length`` pixels long in one direction."""
+    size = (max(length, 2), 1) if horizontal else (1, max(length, 2))
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, size)
+    opened = cv2.morphologyEx(bw, cv2.MORPH_OPEN, kernel)
+    return cv2.dilate(opened, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+
+
+def _segments(mask: Gray, horizontal: bool) -> list[_Segment]:
+    """Connected ruling pieces as (position across, start along, end along)."""
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    for x, y, w, h, _area in stats[1:count]:
+        if horizontal:
+            out.append((y + h / 2.0, float(x), float(x + w)))
+        else:
+            out.append((x + w / 2.0, float(y), float(y + h)))
+    return out
+
+
+def _cluster(positions: Sequence[float], tol: float) -> list[float]:
+    """Positions closer than ``tol`` merged into their mean."""
+    groups: list[list[float]] = []
+    for pos in sorted(positions):
+        if groups and pos - groups[-1][-1] <= tol:
+            groups[-1].append(pos)
+        else:
+            groups.append([pos])
+    return [sum(g) / len(g) for g in groups]
+
+
+def _near(value: float, marks: Sequence[float], tol: float) -> bool:
+    return any(abs(value - m) <= tol for m in marks)
+
+
+def find_ruled_tables(gray: Gray) -> list[BBox]:
+    """Bounding boxes (pixels) of ruled tables: line networks with at least two rows or columns."""
+    bw = _binary(gray)
+    height, width = bw.shape
+    h_mask = _rulings(bw, max(20, width // 30), horizontal=True)
+    v_mask = _rulings(bw, max(12, height // 80), horizontal=False)
+    h_segs, v_segs = _segments(h_mask, True), _segments(v_mask, False)
+    contours, _ = cv2.findContours(cv2.bitwise_or(h_mask, v_mask), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+    tables: list[BBox] = []
+    for contour in contours:
+        x, y, w, h = cv2.boundingRect(contour)
+        if w < 0.05 * width or h < 0.01 * height:
+            continue
+        box = (float(x), float(y), float(x + w), float(y + h))
+        tol = max(4.0, 0.01 * max(w, h))
+        rows = _cluster([s[0] for s in h_segs if _inside(s, box, True)], tol)
+        cols = _cluster([s[0] for s in v_segs if _inside(s, box, False)], tol)
+        if len(rows) >= 2 and len(cols) >= 2 and (len(rows) >= 3 or len(cols) >= 3):
+            tables.append(box)
+    tables.sort(key=lambda b: (b[1], b[0]))
+    logger.debug("found %d ruled tables", len(tables))
+    return tables
+
+
+def _inside(seg: _Segment, box: BBox, horizontal: bool) -> bool:
+    pos, start, end = seg
+    mid = (start + end) / 2
+    x, y = (mid, pos) if horizontal else (pos, mid)
+    return box[0] - 2 <= x <= box[2] + 2 and box[1] - 2 <= y <= box[3] + 2
+
+
+def _coverage(segs: Sequence[_Segment], pos: float, lo: float, hi: float, tol: float) -> float:
+    """Share of the stretch [lo, hi] at ``pos`` that ruling segments cover."""
+    if hi <= lo:
+        return 1.0
+    spans = sorted((max(s[1], lo), min(s[2], hi)) for s in segs if abs(s[0] - pos) <= tol)
+    covered, reach = 0.0, lo
+    for start, end in spans:
+        start = max(start, reach)
+        if end > start:
+            covered += end - start
+            reach = end
+    return covered / (hi - lo)
+
+
+def build_grid(gray: Gray, bbox_px: BBox) -> Grid:
+    """Row and column boundaries of the ruled table in ``bbox_px``, with merged cells as spans."""
+    x0, y0 = max(int(bbox_px[0]) - 3, 0), max(int(bbox_px[1]) - 3, 0)
+    x1, y1 = min(int(np.ceil(bbox_px[2])) + 4, gray.shape[1]), min(
+        int(np.ceil(bbox_px[3])) + 4, gray.shape[0]
+    )
+    bw = _binary(gray[y0:y1, x0:x1])
+    ch, cw = bw.shape
+    tol = max(6.0, 0.012 * max(cw, ch))
+    h_segs = [
+        (p + y0, a + x0, b + x0)
+        for p, a, b in _segments(_rulings(bw, max(15, cw // 25), True), True)
+    ]
+    v_segs = [
+        (p + x0, a + y0, b + y0)
+        for p, a, b in _segments(_rulings(bw, max(12, ch // 25), False), False)
+    ]
+    left, top, right, bottom = bbox_px
+    ys = _cluster([s[0] for s in h_segs] + [top, bottom], tol)
+    # A vertical rule runs from one horizontal rule to another; a glyph stroke floats in a cell.
+    v_segs = [s for s in v_segs if _near(s[1], ys, tol) and _near(s[2], ys, tol)]
+    xs = _cluster([s[0] for s in v_segs] + [left, right], tol)
+    h_segs = [s for s in h_segs if _near(s[1], xs, tol) and _near(s[2], xs, tol)]
+    ys = _cluster([s[0] for s in h_segs] + [top, bottom], tol)
+    cells = _spans(xs, ys, h_segs, v_segs, tol)
+    return Grid(xs=tuple(xs), ys=tuple(ys), cells=tuple(cells))
+
+
+def _spans(
+    xs: Sequence[float],
+    ys: Sequence[float],
+    h_segs: Sequence[_Segment],
+    v_segs: Sequence[_Segment],
+    tol: float,
+) -> list[GridCell]:
+    """Cells of the grid, merging neighbours whose shared rule is missing."""
+    rows, cols = len(ys) - 1, len(xs) - 1
+    parent = list(range(rows * cols))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def join(a: int, b: int) -> None:
+        parent[find(a)] = find(b)
+
+    for r in range(rows):
+        for c in range(cols):
+            if c + 1 < cols and _coverage(v_segs, xs[c + 1], ys[r], ys[r + 1], tol) < 0.5:
+                join(r * cols + c, r * cols + c + 1)
+            if r + 1 < rows and _coverage(h_segs, ys[r + 1], xs[c], xs[c + 1], tol) < 0.5:
+                join(r * cols + c, (r + 1) * cols + c)
+    changed = True
+    while changed:
+        changed = False
+        for root in {find(i) for i in range(rows * cols)}:
+            members = [i for i in range(rows * cols) if find(i) == root]
+            r0, r1 = min(i // cols for i in members), max(i // cols for i in members)
+            c0, c1 = min(i % cols for i in members), max(i % cols for i in members)
+            for r in range(r0, r1 + 1):
+                for c in range(c0, c1 + 1):
+                    if find(r * cols + c) != find(root):
+                        join(r * cols + c, root)
+                        changed = True
+    cells = []
+    for root in sorted({find(i) for i in range(rows * cols)}):
+        members = [i for i in range(rows * cols) if find(i) == root]
+        r0, r1 = min(i // cols for i in members), max(i // cols for i in members)
+        c0, c1 = min(i % cols for i in members), max(i % cols for i in members)
+        box = (xs[c0], ys[r0], xs[c1 + 1], ys[r1 + 1])
+        cells.append(GridCell(r0, c0, r1 - r0 + 1, c1 - c0 + 1, box))
+    cells.sort(key=lambda cell: (cell.row, cell.col))
+    return cells
+
+
+def _char_boxes(word: TextLine) -> list[BBox]:
+    """The word's character boxes, or boxes estimated from character widths (CJK counts two)."""
+    if len(word.char_boxes) == len(word.text):
+        return list(word.char_boxes)
+    weights = [2.0 if ord(ch) > 0x2E80 else 1.0 for ch in word.text]
+    total = sum(weights) or 1.0
+    x0, y0, x1, y1 = word.bbox
+    boxes, at = [], x0
+    for weight in weights:
+        step = (x1 - x0) * weight / total
+        boxes.append((at, y0, at + step, y1))
+        at += step
+    return boxes
+
+
+def _cell_index(grid: Grid, owner: dict[tuple[int, int], int], x: float, y: float) -> int:
+    """Index of the cell holding pixel (x, y), or -1 outside the grid."""
+    if not (grid.xs[0] <= x <= grid.xs[-1] and grid.ys[0] <= y <= grid.ys[-1]):
+        return -1
+    col = min(max(bisect.bisect_right(grid.xs, x) - 1, 0), grid.cols - 1)
+    row = min(max(bisect.bisect_right(grid.ys, y) - 1, 0), grid.rows - 1)
+    return owner.get((row, col), -1)
+
+
+def _pieces(
+    word: TextLine, grid: Grid, owner: dict[tuple[int, int], int], scale: float
+) -> list[tuple[int, TextLine]]:
+    """The word, or its parts when it runs across cells, each with the cell it falls in."""
+    x0, y0, x1, y1 = word.bbox
+    cy = (y0 + y1) / 2 * scale
+    crosses = any(x0 * scale + 2 < x < x1 * scale - 2 for x in grid.xs[1:-1])
+    if not crosses:
+        return [(_cell_index(grid, owner, (x0 + x1) / 2 * scale, cy), word)]
+    runs: list[tuple[int, list[str], list[BBox]]] = []
+    for ch, box in zip(word.text, _char_boxes(word), strict=True):
+        cell = _cell_index(grid, owner, (box[0] + box[2]) / 2 * scale, cy)
+        if runs and runs[-1][0] == cell:
+            runs[-1][1].append(ch)
+            runs[-1][2].append(box)
+        else:
+            runs.append((cell, [ch], [box]))
+    return [
+        (cell, TextLine(text="".join(chars).strip(), bbox=union(boxes), confidence=word.confidence))
+        for cell, chars, boxes in runs
+        if "".join(chars).strip()
+    ]
+
+
+def _reading_order(words: list[TextLine]) -> list[TextLine]:
+    """Words of one cell in rows top to bottom, each row left to right."""
+    rows: list[list[TextLine]] = []
+    for word in sorted(words, key=lambda w: (w.bbox[1] + w.bbox[3]) / 2):
+        mid = (word.bbox[1] + word.bbox[3]) / 2
+        if rows and rows[-1][-1].bbox[1] <= mid <= rows[-1][-1].bbox[3]:
+            rows[-1].append(word)
+        else:
+            rows.append([word])
+    return [w for row in rows for w in sorted(row, key=lambda w: w.bbox[0])]
+
+
+def fill_table(grid: Grid, words: Sequence[TextLine], scale: float) -> Table:
+    """Place words (page units) into the grid's cells (pixels, ``scale`` pixels per unit)."""
+    owner: dict[tuple[int, int], int] = {}
+    for index, cell in enumerate(grid.cells):
+        for r in range(cell.row, cell.row + cell.row_span):
+            for c in range(cell.col, cell.col + cell.col_span):
+                owner[(r, c)] = index
+    found: list[list[TextLine]] = [[] for _ in grid.cells]
+    for word in words:
+        if not word.text.strip():
+            continue
+        for index, piece in _pieces(word, grid, owner, scale):
+            if index >= 0:
+                found[index].append(piece)
+    cells = tuple(
+        TableCell(
+            row=cell.row,
+            col=cell.col,
+            row_span=cell.row_span,
+            col_span=cell.col_span,
+            text=join_lines(_reading_order(found[index])),
+            bbox=tuple(v / scale for v in cell.bbox),  # type: ignore[arg-type]
+        )
+        for index, cell in enumerate(grid.cells)
+    )
+    return Table(rows=grid.rows, cols=grid.cols, cells=cells)
+
+
+def tables_from_raster(
+    gray: Gray, words: Sequence[TextLine], scale: float
+) -> list[tuple[BBox, Table]]:
+    """Every ruled table of a page raster, with its box in page units and its filled grid."""
+    out = []
+    for box in find_ruled_tables(gray):
+        grid = build_grid(gray, box)
+        if grid.rows < 1 or grid.cols < 1:
+            continue
+        page_box = (box[0] / scale, box[1] / scale, box[2] / scale, box[3] / scale)
+        out.append((page_box, fill_table(grid, words, scale)))
+    return out

@@ -1,0 +1,424 @@
+"""Facts about models and accelerators the planner reasons from.
+
+Every number here comes from a published config or datasheet; the comment beside each entry
+names the source, so that a wrong figure can be traced and fixed in one place instead of being
+guessed again (the KV figure in the seeds was taken from another model's config).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pagereader.errors import ConfigError
+
+Role = Literal["parser", "general"]
+PromptStyle = Literal["paddleocr-vl", "qwen-vl"]
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """One served model: sizes that decide memory, and the vision rule that decides tokens."""
+
+    key: str
+    repo: str
+    role: Role
+    prompt_style: PromptStyle
+    params_b: float
+    layers: int
+    kv_layers: int
+    kv_heads: int
+    head_dim: int
+    hidden_size: int
+    patch_size: int
+    merge_size: int
+    min_pixels: int
+    max_pixels: int
+    vision_hidden: int
+    active_params_b: float | None = None
+    reasoning: bool = False
+    linear_key_heads: int = 0
+    linear_value_heads: int = 0
+    linear_key_dim: int = 0
+    linear_value_dim: int = 0
+    linear_conv_kernel: int = 0
+    linear_state_bytes: int = 4
+    extra_serve_flags: tuple[str, ...] = ()
+    int4_repo: str = ""
+    aliases: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+
+    @property
+    def factor(self) -> int:
+        """Pixels per side of one visual token: patch x spatial merge."""
+        return self.patch_size * self.merge_size
+
+    @property
+    def hybrid(self) -> bool:
+        """Gated DeltaNet hybrids keep a KV cache only in their full-attention layers."""
+        return self.kv_layers < self.layers
+
+    @property
+    def moe(self) -> bool:
+        return self.active_params_b is not None
+
+    @property
+    def linear_layers(self) -> int:
+        return self.layers - self.kv_layers
+
+
+_QWEN25_VL_PIXELS = {"min_pixels": 3136, "max_pixels": 12845056}
+# Qwen2.5-VL preprocessor_config.json: min_pixels 3136, max_pixels 12845056, patch 14, merge 2.
+_QWEN3_VL_PIXELS = {"min_pixels": 65536, "max_pixels": 16777216}
+# Qwen3-VL and Qwen3.5 preprocessor_config.json: size.shortest_edge 65536 and size.longest_edge
+# 16777216 (these are pixel counts, not edges), patch_size 16, merge_size 2.
+
+_GDN_35 = {
+    "linear_key_heads": 16,
+    "linear_key_dim": 128,
+    "linear_value_dim": 128,
+    "linear_conv_kernel": 4,
+    "linear_state_bytes": 4,
+}
+# Qwen3.5 text_config: linear_num_key_heads 16, linear_key_head_dim 128, linear_value_head_dim
+# 128, linear_conv_kernel_dim 4, mamba_ssm_dtype float32 (the recurrent state is kept in fp32),
+# full_attention_interval 4 (one layer in four keeps a KV cache).
+
+MODELS: tuple[ModelSpec, ...] = (
+    ModelSpec(
+        key="paddleocr-vl",
+        repo="PaddlePaddle/PaddleOCR-VL",
+        role="parser",
+        prompt_style="paddleocr-vl",
+        # 0.96B: Hugging Face model page (safetensors total); "0.9B" in the model's name.
+        params_b=0.96,
+        # transformers PaddleOCRTextConfig (ERNIE-4.5-0.3B): 18 layers, 2 KV heads,
+        # head_dim 128, hidden 1024.
+        layers=18,
+        kv_layers=18,
+        kv_heads=2,
+        head_dim=128,
+        hidden_size=1024,
+        # preprocessor_config.json: patch_size 14, merge_size 2, min_pixels 147384,
+        # max_pixels 2822400; vision encoder hidden 1152 (SigLIP-style NaViT, 27 layers).
+        patch_size=14,
+        merge_size=2,
+        min_pixels=147384,
+        max_pixels=2822400,
+        vision_hidden=1152,
+        # vLLM recipe for PaddlePaddle/PaddleOCR-VL (seed 004).
+        extra_serve_flags=(
+            "--trust-remote-code",
+            "--max-num-batched-tokens 16384",
+            "--no-enable-prefix-caching",
+            "--mm-processor-cache-gb 0",
+        ),
+        aliases=("parser", "paddleocr-vl-0.9b", "paddleocr"),
+        sources=(
+            "huggingface.co/PaddlePaddle/PaddleOCR-VL preprocessor_config.json",
+            "transformers models/paddleocr_vl/configuration_paddleocr_vl.py",
+        ),
+    ),
+    ModelSpec(
+        key="qwen2.5-vl-7b",
+        repo="Qwen/Qwen2.5-VL-7B-Instruct",
+        role="general",
+        prompt_style="qwen-vl",
+        # 8.29B: Hugging Face model page (safetensors total, vision tower included).
+        params_b=8.29,
+        # config.json: num_hidden_layers 28, num_key_value_heads 4, hidden 3584, 28 heads
+        # (head_dim 128); vision_config hidden_size 1280, patch 14, spatial_merge 2.
+        layers=28,
+        kv_layers=28,
+        kv_heads=4,
+        head_dim=128,
+        hidden_size=3584,
+        patch_size=14,
+        merge_size=2,
+        vision_hidden=1280,
+        **_QWEN25_VL_PIXELS,
+        int4_repo="Qwen/Qwen2.5-VL-7B-Instruct-AWQ",
+        aliases=("qwen2.5-vl",),
+        sources=("huggingface.co/Qwen/Qwen2.5-VL-7B-Instruct config.json",),
+    ),
+    ModelSpec(
+        key="qwen3-vl-4b",
+        repo="Qwen/Qwen3-VL-4B-Instruct",
+        role="general",
+        prompt_style="qwen-vl",
+        # 4.44B: Hugging Face model page. text_config: 36 layers, 8 KV heads, head_dim 128,
+        # hidden 2560; vision_config hidden 1024, patch 16, merge 2.
+        params_b=4.44,
+        layers=36,
+        kv_layers=36,
+        kv_heads=8,
+        head_dim=128,
+        hidden_size=2560,
+        patch_size=16,
+        merge_size=2,
+        vision_hidden=1024,
+        **_QWEN3_VL_PIXELS,
+        sources=("huggingface.co/Qwen/Qwen3-VL-4B-Instruct config.json",),
+    ),
+    ModelSpec(
+        key="qwen3-vl-8b",
+        repo="Qwen/Qwen3-VL-8B-Instruct",
+        role="general",
+        prompt_style="qwen-vl",
+        # 8.77B: Hugging Face model page. text_config: num_hidden_layers 36,
+        # num_key_value_heads 8, head_dim 128, hidden 4096; vision_config depth 27,
+        # hidden 1152, patch 16, spatial_merge 2.
+        params_b=8.77,
+        layers=36,
+        kv_layers=36,
+        kv_heads=8,
+        head_dim=128,
+        hidden_size=4096,
+        patch_size=16,
+        merge_size=2,
+        vision_hidden=1152,
+        **_QWEN3_VL_PIXELS,
+        sources=("huggingface.co/Qwen/Qwen3-VL-8B-Instruct config.json",),
+    ),
+    ModelSpec(
+        key="qwen3-vl-32b",
+        repo="Qwen/Qwen3-VL-32B-Instruct",
+        role="general",
+        prompt_style="qwen-vl",
+        # 33.4B: Hugging Face model page. text_config: num_hidden_layers 64,
+        # num_key_value_heads 8, head_dim 128, hidden 5120 (the config quoted in seed 001).
+        params_b=33.4,
+        layers=64,
+        kv_layers=64,
+        kv_heads=8,
+        head_dim=128,
+        hidden_size=5120,
+        patch_size=16,
+        merge_size=2,
+        vision_hidden=1152,
+        **_QWEN3_VL_PIXELS,
+        int4_repo="<org>/Qwen3-VL-32B-Instruct-AWQ",
+        sources=("huggingface.co/Qwen/Qwen3-VL-32B-Instruct config.json",),
+    ),
+    ModelSpec(
+        key="qwen3-vl-30b-a3b",
+        repo="Qwen/Qwen3-VL-30B-A3B-Instruct",
+        role="general",
+        prompt_style="qwen-vl",
+        # 31.1B total, 3.3B active: Hugging Face model page and Qwen3-30B-A3B card.
+        # Megatron args in THUDM/slime scripts/models/qwen3-vl-30b-a3b.sh: num-layers 48,
+        # num-query-groups 4, kv-channels 128, hidden 2048, 128 experts top-8.
+        params_b=31.1,
+        active_params_b=3.3,
+        layers=48,
+        kv_layers=48,
+        kv_heads=4,
+        head_dim=128,
+        hidden_size=2048,
+        patch_size=16,
+        merge_size=2,
+        vision_hidden=1152,
+        **_QWEN3_VL_PIXELS,
+        int4_repo="<org>/Qwen3-VL-30B-A3B-Instruct-AWQ",
+        sources=("THUDM/slime scripts/models/qwen3-vl-30b-a3b.sh",),
+    ),
+    ModelSpec(
+        key="qwen3-vl-235b-a22b",
+        repo="Qwen/Qwen3-VL-235B-A22B-Instruct",
+        role="general",
+        prompt_style="qwen-vl",
+        # 236B total, 22B active: Hugging Face model page. THUDM/slime
+        # scripts/models/qwen3-vl-235b-a22b.sh: num-layers 94, num-query-groups 4,
+        # kv-channels 128, hidden 4096.
+        params_b=236.0,
+        active_params_b=22.0,
+        layers=94,
+        kv_layers=94,
+        kv_heads=4,
+        head_dim=128,
+        hidden_size=4096,
+        patch_size=16,
+        merge_size=2,
+        vision_hidden=1152,
+        **_QWEN3_VL_PIXELS,
+        int4_repo="<org>/Qwen3-VL-235B-A22B-Instruct-AWQ",
+        sources=("THUDM/slime scripts/models/qwen3-vl-235b-a22b.sh",),
+    ),
+    ModelSpec(
+        key="qwen3.5-27b",
+        repo="Qwen/Qwen3.5-27B",
+        role="general",
+        prompt_style="qwen-vl",
+        # 27B: model card. text_config: num_hidden_layers 64, full_attention_interval 4
+        # (16 KV layers), num_key_value_heads 4, head_dim 256, hidden 5120,
+        # linear_num_value_heads 48 (THUDM/slime scripts/models/qwen3.5-27B.sh and the
+        # published text_config).
+        params_b=27.0,
+        layers=64,
+        kv_layers=16,
+        kv_heads=4,
+        head_dim=256,
+        hidden_size=5120,
+        patch_size=16,
+        merge_size=2,
+        vision_hidden=1152,
+        **_QWEN3_VL_PIXELS,
+        reasoning=True,
+        linear_value_heads=48,
+        **_GDN_35,
+        int4_repo="<org>/Qwen3.5-27B-AWQ",
+        aliases=("qwen3.8-27b",),
+        sources=("THUDM/slime scripts/models/qwen3.5-27B.sh", "Qwen3.5-27B text_config"),
+    ),
+    ModelSpec(
+        key="qwen3.5-35b-a3b",
+        repo="Qwen/Qwen3.5-35B-A3B",
+        role="general",
+        prompt_style="qwen-vl",
+        # 35B total, 3B active: model card. THUDM/slime scripts/models/qwen3.5-35B-A3B.sh:
+        # num-layers 40, linear-attention-freq 4 (10 KV layers), num-query-groups 2,
+        # kv-channels 256, hidden 2048, linear-num-value-heads 32, 256 experts top-8.
+        params_b=35.0,
+        active_params_b=3.0,
+        layers=40,
+        kv_layers=10,
+        kv_heads=2,
+        head_dim=256,
+        hidden_size=2048,
+        patch_size=16,
+        merge_size=2,
+        vision_hidden=1152,
+        **_QWEN3_VL_PIXELS,
+        reasoning=True,
+        linear_value_heads=32,
+        **_GDN_35,
+        int4_repo="<org>/Qwen3.5-35B-A3B-AWQ",
+        sources=("THUDM/slime scripts/models/qwen3.5-35B-A3B.sh",),
+    ),
+)
+
+#: The rows of the seed's "what fits where" table, in its order.
+SEED_TABLE_MODELS: tuple[str, ...] = (
+    "paddleocr-vl",
+    "qwen3-vl-4b",
+    "qwen3-vl-8b",
+    "qwen3.5-27b",
+    "qwen3-vl-32b",
+    "qwen3-vl-30b-a3b",
+    "qwen3-vl-235b-a22b",
+)
+
+
+@dataclass(frozen=True)
+class GpuSpec:
+    """One accelerator kind: what vLLM sees as total memory, and how fast it reads it."""
+
+    key: str
+    name: str
+    memory_bytes: int
+    bandwidth_gbs: float
+    bf16_tflops: float
+    fp8: bool
+    compute_capability: str
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def hopper(self) -> bool:
+        """sm_90: vLLM picks the JIT-compiled FlashInfer GDN prefill kernel here (seed 001)."""
+        return self.compute_capability == "9.0"
+
+
+_MIB = 1024**2
+
+GPUS: tuple[GpuSpec, ...] = (
+    # NVIDIA A100 datasheet: 40 GB HBM2, 1,555 GB/s, BF16 312 TFLOPS dense, no FP8 tensor
+    # cores (Ampere, sm_80); nvidia-smi reports 40960 MiB.
+    GpuSpec("a100-40", "A100 40GB", 40960 * _MIB, 1555, 312, False, "8.0", ("a100-40gb",)),
+    # A100 80GB SXM: HBM2e, 2,039 GB/s; nvidia-smi 81920 MiB.
+    GpuSpec("a100-80", "A100 80GB", 81920 * _MIB, 2039, 312, False, "8.0", ("a100-80gb",)),
+    # H100 SXM datasheet: 80 GB HBM3, 3.35 TB/s, BF16 989 TFLOPS dense, FP8 (sm_90);
+    # nvidia-smi 81559 MiB.
+    GpuSpec("h100-80", "H100 80GB", 81559 * _MIB, 3350, 989, True, "9.0", ("h100", "h100-80gb")),
+    # H200 datasheet: 141 GB HBM3e, 4.8 TB/s, same compute as H100; nvidia-smi 143771 MiB.
+    GpuSpec("h200", "H200 141GB", 143771 * _MIB, 4800, 989, True, "9.0", ("h200-141",)),
+    # L40S datasheet: 48 GB GDDR6, 864 GB/s, BF16 362 TFLOPS dense, FP8 (Ada, sm_89);
+    # nvidia-smi 46068 MiB.
+    GpuSpec("l40s", "L40S 48GB", 46068 * _MIB, 864, 362, True, "8.9", ("l40s-48",)),
+)
+
+
+@dataclass(frozen=True)
+class PlatformNote:
+    """A platform the planner does not size but whose status it reports."""
+
+    key: str
+    name: str
+    memory: str
+    verified: tuple[str, ...] = field(default_factory=tuple)
+    hypotheses: tuple[str, ...] = field(default_factory=tuple)
+
+
+NOTES: tuple[PlatformNote, ...] = (
+    PlatformNote(
+        key="tpu",
+        name="TPU v5e / v6e (vLLM tpu-inference)",
+        # Google Cloud TPU docs: v5e 16 GB HBM a chip (819 GB/s), v6e 32 GB (1,640 GB/s).
+        memory="v5e 16 GB HBM per chip, v6e 32 GB HBM per chip",
+        verified=(
+            "tpu-inference recommends v5e, v6e and v7x (seed 000)",
+            "Qwen2.5-VL-7B-Instruct passes unit and correctness tests, not performance "
+            "(seed 000)",
+            "Gemma 4 multimodal models are fully tested (seed 000)",
+        ),
+        hypotheses=(
+            "Qwen3-VL on TPU: not confirmed; check the backend's support matrix first",
+            "fallback: Qwen2.5-VL-7B (same qwenvl html prompt family)",
+        ),
+    ),
+    PlatformNote(
+        key="m1-max",
+        name="Apple M1 Max 64 GB (mlx-vlm)",
+        # Apple: M1 Max unified memory up to 64 GB at 400 GB/s.
+        memory="64 GB unified memory, 400 GB/s",
+        verified=(
+            "mlx-vlm serves mlx-community 4-bit conversions (seed 000)",
+            "Qwen3-VL-8B 4-bit is about 5 GB and 32B about 18 GB: both fit in 64 GB",
+        ),
+        hypotheses=(
+            "generation speed is bandwidth-bound and unmeasured for these models: "
+            "development and evaluation only, not the five-second path",
+        ),
+    ),
+)
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[\s_]+", "-", name.strip().lower())
+
+
+def get_model(name: str) -> ModelSpec:
+    """Find a model by key, repo id or alias, case-insensitively."""
+    wanted = _norm(name)
+    for model in MODELS:
+        names = {model.key, model.repo.lower(), model.repo.split("/")[-1].lower(), *model.aliases}
+        if wanted in names or wanted.removesuffix("-instruct") in names:
+            return model
+    known = ", ".join(m.key for m in MODELS)
+    raise ConfigError(f"unknown model {name!r}", hint=f"known models: {known}")
+
+
+def get_gpu(name: str) -> GpuSpec:
+    """Find a GPU kind by key or alias; TPU and Mac are notes, not planning targets."""
+    wanted = _norm(name)
+    for gpu in GPUS:
+        if wanted in {gpu.key, *gpu.aliases}:
+            return gpu
+    for note in NOTES:
+        if wanted.startswith(note.key) or wanted.startswith("tpu"):
+            raise ConfigError(
+                f"{name!r} is reported as a note, not sized",
+                hint="run `pagereader plan --format json` and read notes, or pick a GPU",
+            )
+    known = ", ".join(g.key for g in GPUS)
+    raise ConfigError(f"unknown GPU {name!r}", hint=f"known GPUs: {known}")

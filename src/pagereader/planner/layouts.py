@@ -1,0 +1,364 @@
+"""What fits where, and a recommended layout of served models over a set of cards."""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from dataclasses import dataclass, field, replace
+
+from pagereader.errors import ConfigError
+from pagereader.planner.catalog import GpuSpec, ModelSpec, get_gpu
+from pagereader.planner.memory import (
+    BYTES_PER_PARAM,
+    GPU_MEMORY_UTILIZATION,
+    PROMPT_TOKENS,
+    Budget,
+    WeightDtype,
+    budget,
+    typical_request,
+    weights_bytes,
+)
+
+logger = logging.getLogger(__name__)
+
+#: Fewer concurrent requests than this and a replica cannot batch one slide's blocks.
+MIN_CONCURRENCY = 8
+#: Below this a replica is "tight": it serves, with little KV to spare.
+TIGHT_CONCURRENCY = 16
+#: --max-num-seqs: a replica that can hold this many is not short of KV; a second replica on
+#: the same card only pays when each half still holds this many.
+MAX_NUM_SEQS = 64
+#: Achieved share of peak bandwidth in decode, and of peak FLOPs in prefill.
+DECODE_EFFICIENCY = 0.7
+PREFILL_EFFICIENCY = 0.4
+#: Tokens a block answer typically has (a paragraph, a table row group, a figure description).
+BLOCK_OUTPUT_TOKENS = 256
+MAX_CARDS = 64
+MAX_REPLICAS_PER_CARD = 2
+
+
+@dataclass(frozen=True)
+class GpuSet:
+    """N cards of one kind, as written on the command line (2xA100-40)."""
+
+    count: int
+    gpu: GpuSpec
+
+    @property
+    def label(self) -> str:
+        return f"{self.count}x{self.gpu.key.upper()}"
+
+
+def parse_gpus(text: str) -> list[GpuSet]:
+    """Parse '2xA100-40' or a comma-separated list of such sets."""
+    sets: list[GpuSet] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        match = re.fullmatch(r"(?:(\d+)\s*[x×*]\s*)?([A-Za-z0-9][A-Za-z0-9 _.-]*)", part)
+        if match is None:
+            raise ConfigError(
+                f"cannot read GPU set {part!r}", hint="write COUNTxKIND, e.g. 2xA100-40"
+            )
+        count = int(match.group(1) or 1)
+        if not 1 <= count <= MAX_CARDS:
+            raise ConfigError(f"GPU count {count} in {part!r} is outside 1..{MAX_CARDS}")
+        sets.append(GpuSet(count, get_gpu(match.group(2))))
+    if not sets:
+        raise ConfigError("no GPU set given", hint="e.g. --gpus 2xA100-40")
+    return sets
+
+
+@dataclass(frozen=True)
+class Option:
+    """One way to serve a model: precision, tensor parallelism, replicas per card."""
+
+    dtype: WeightDtype
+    tp: int
+    budget: Budget
+    replicas_per_card: int = 1
+
+    @property
+    def concurrency(self) -> int:
+        return self.budget.concurrency
+
+    def label(self) -> str:
+        prefix = "INT4 " if self.dtype == "int4" else ("FP8 " if self.dtype == "fp8" else "")
+        if self.tp > 1:
+            return f"{prefix}TP{self.tp}"
+        if self.replicas_per_card > 1:
+            return f"{prefix}{_WORDS.get(self.replicas_per_card, self.replicas_per_card)} per card"
+        return f"{prefix}on one card" if prefix else "one per card"
+
+
+_WORDS = {2: "two", 3: "three", 4: "four"}
+
+
+def _dtypes(gpu: GpuSpec) -> tuple[WeightDtype, ...]:
+    """FP8 checkpoints only pay where FP8 tensor cores exist."""
+    return ("bf16", "fp8", "int4") if gpu.fp8 else ("bf16", "int4")
+
+
+def options(model: ModelSpec, gpus: GpuSet) -> list[Option]:
+    """Every precision and TP degree the card count allows, in order of preference."""
+    found: list[Option] = []
+    for dtype in _dtypes(gpus.gpu):
+        tp = 1
+        while tp <= gpus.count:
+            found.append(Option(dtype, tp, budget(model, gpus.gpu, dtype, tp)))
+            tp *= 2
+    return found
+
+
+def replicas_per_card(model: ModelSpec, gpu: GpuSpec, dtype: WeightDtype) -> int:
+    """How many replicas share a card while each still holds MAX_NUM_SEQS requests."""
+    k = 1
+    while k < MAX_REPLICAS_PER_CARD:
+        share = GPU_MEMORY_UTILIZATION / (k + 1)
+        if budget(model, gpu, dtype, 1, share).concurrency < MAX_NUM_SEQS:
+            break
+        k += 1
+    return k
+
+
+@dataclass(frozen=True)
+class Fit:
+    """One cell of the table: the preferred way to serve a model on a GPU set."""
+
+    model: ModelSpec
+    gpus: GpuSet
+    option: Option | None
+    alternative: Option | None = None
+
+    @property
+    def tight(self) -> bool:
+        return self.option is not None and self.option.concurrency < TIGHT_CONCURRENCY
+
+    def cell(self) -> str:
+        if self.option is None:
+            return "no"
+        text = f"{self.option.label()} ({self.option.concurrency} req"
+        text += ", tight)" if self.tight else ")"
+        if self.alternative is not None:
+            text += f" or {self.alternative.label()} ({self.alternative.concurrency} req)"
+        return text
+
+
+def fit(model: ModelSpec, gpus: GpuSet) -> Fit:
+    """Prefer full precision on the fewest cards; fall back to FP8, then INT4, then more TP."""
+    candidates = options(model, gpus)
+    usable = [o for o in candidates if o.concurrency >= MIN_CONCURRENCY]
+    if not usable:
+        return Fit(model, gpus, None)
+    best = usable[0]
+    if best.tp == 1:
+        best = replace(best, replicas_per_card=replicas_per_card(model, gpus.gpu, best.dtype))
+    alternative = None
+    if best.tp > 1 or best.budget.concurrency < TIGHT_CONCURRENCY:
+        single = [o for o in usable if o.tp == 1 and o.dtype != best.dtype]
+        alternative = single[0] if single else None
+    return Fit(model, gpus, best, alternative)
+
+
+@dataclass
+class Instance:
+    """One vLLM server: a model on one card (or a TP group), at a share of its memory."""
+
+    model: ModelSpec
+    dtype: WeightDtype
+    tp: int
+    cards: list[int]
+    utilization: float
+    port: int = 0
+    concurrency: int = 0
+
+
+@dataclass
+class Layout:
+    """Served instances over a GPU set, with a latency estimate against the target."""
+
+    gpus: GpuSet
+    instances: list[Instance] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    slide_s: float = 0.0
+    target_s: float = 5.0
+
+    @property
+    def meets_target(self) -> bool:
+        return bool(self.instances) and self.slide_s <= self.target_s
+
+
+def need_utilization(model: ModelSpec, gpu: GpuSpec, dtype: WeightDtype) -> float:
+    """The share of a card a replica needs to hold MAX_NUM_SEQS requests (capped at the whole)."""
+    full = budget(model, gpu, dtype, 1)
+    if full.concurrency <= MAX_NUM_SEQS:
+        return GPU_MEMORY_UTILIZATION
+    needed = full.weights_per_rank + full.headroom_per_rank
+    needed += MAX_NUM_SEQS * full.request_bytes_per_rank
+    return math.ceil(needed / gpu.memory_bytes * 100) / 100
+
+
+def _place(
+    models: list[ModelSpec], gpus: GpuSet, target_s: float
+) -> tuple[list[Instance], list[str]]:
+    """First-fit: TP groups take whole cards, single-card models share cards where they fit."""
+    warnings: list[str] = []
+    free = list(range(gpus.count))
+    shares: dict[int, float] = {}
+    placed: list[Instance] = []
+    fits = [(m, fit(m, gpus)) for m in models]
+    order = sorted(
+        fits,
+        key=lambda mf: -(weights_bytes(mf[0], mf[1].option.dtype) if mf[1].option else 0),
+    )
+    for n, (model, f) in enumerate(order):
+        reserve = 1 if n + 1 < len(order) else 0
+        chosen = _choose(model, gpus, f, free, shares, target_s, reserve)
+        if chosen is None:
+            warnings.append(f"{model.key} does not fit on {gpus.label} beside the other models")
+            continue
+        placed.append(chosen)
+    return placed, warnings
+
+
+def _choose(
+    model: ModelSpec,
+    gpus: GpuSet,
+    f: Fit,
+    free: list[int],
+    shares: dict[int, float],
+    target_s: float,
+    reserve: int,
+) -> Instance | None:
+    """The first option that meets the target and fits what is left; TP keeps `reserve` cards."""
+    if f.option is None:
+        return None
+    usable = [o for o in options(model, gpus) if o.concurrency >= MIN_CONCURRENCY]
+    candidates = [f.option, *usable]
+    fast = sorted(
+        (o for o in candidates if block_seconds(model, o.dtype, o.tp, gpus.gpu) <= target_s),
+        key=lambda o: o.tp,
+    )
+    if fast and block_seconds(model, f.option.dtype, f.option.tp, gpus.gpu) > target_s:
+        candidates = [*fast, *candidates]
+    for option in candidates:
+        if option.tp > 1:
+            if len(free) - reserve >= option.tp:
+                cards = [free.pop(0) for _ in range(option.tp)]
+                for c in cards:
+                    shares[c] = GPU_MEMORY_UTILIZATION
+                return Instance(model, option.dtype, option.tp, cards, GPU_MEMORY_UTILIZATION)
+            continue
+        need = need_utilization(model, gpus.gpu, option.dtype)
+        for card, used in sorted(shares.items()):
+            if used + need <= GPU_MEMORY_UTILIZATION + 1e-9:
+                shares[card] = used + need
+                return Instance(model, option.dtype, 1, [card], need)
+        if free:
+            card = free.pop(0)
+            shares[card] = need
+            return Instance(model, option.dtype, 1, [card], need)
+    return None
+
+
+def _replicate(placed: list[Instance], gpus: GpuSet) -> list[Instance]:
+    """Copy the placed card pattern onto the cards left free, one group at a time."""
+    used = sorted({c for i in placed for c in i.cards})
+    groups: list[list[Instance]] = []
+    seen: set[int] = set()
+    for card in used:
+        if card in seen:
+            continue
+        group = [i for i in placed if card in i.cards]
+        members = sorted({c for i in group for c in i.cards})
+        seen.update(members)
+        groups.append(group)
+    result = list(placed)
+    next_card = (max(used) + 1) if used else 0
+    while groups:
+        progressed = False
+        for group in groups:
+            width = len({c for i in group for c in i.cards})
+            if next_card + width > gpus.count:
+                continue
+            base = min(c for i in group for c in i.cards)
+            for inst in group:
+                cards = [c - base + next_card for c in inst.cards]
+                result.append(replace(inst, cards=cards))
+            next_card += width
+            progressed = True
+        if not progressed:
+            break
+    return result
+
+
+def _renumber(instances: list[Instance], models: list[ModelSpec]) -> list[Instance]:
+    """Number cards so that the models come in the order asked for (the parser on card 0)."""
+    rank = {m.key: n for n, m in enumerate(models)}
+    cards = sorted(
+        {c for i in instances for c in i.cards},
+        key=lambda c: (min(rank[i.model.key] for i in instances if c in i.cards), c),
+    )
+    new = {old: n for n, old in enumerate(cards)}
+    for inst in instances:
+        inst.cards = sorted(new[c] for c in inst.cards)
+    return instances
+
+
+def _spread(instances: list[Instance]) -> None:
+    """Give each card's spare memory to the instances on it, in proportion to their need."""
+    by_card: dict[int, list[Instance]] = {}
+    for inst in instances:
+        if inst.tp == 1:
+            by_card.setdefault(inst.cards[0], []).append(inst)
+    for group in by_card.values():
+        if len(group) == 1:
+            group[0].utilization = GPU_MEMORY_UTILIZATION
+            continue
+        total = sum(i.utilization for i in group)
+        for inst in group:
+            inst.utilization = math.floor(inst.utilization / total * GPU_MEMORY_UTILIZATION * 100) / 100
+
+
+def decode_seconds_per_token(model: ModelSpec, dtype: WeightDtype, tp: int, gpu: GpuSpec) -> float:
+    """Decode reads every active weight once a step: memory bandwidth bounds it."""
+    active = (model.active_params_b or model.params_b) * 1e9
+    bytes_per_token = active * BYTES_PER_PARAM[dtype]
+    return bytes_per_token / tp / (gpu.bandwidth_gbs * 1e9 * DECODE_EFFICIENCY)
+
+
+def block_seconds(model: ModelSpec, dtype: WeightDtype, tp: int, gpu: GpuSpec) -> float:
+    """Prefill plus decode of one block answer: FLOP-bound prefill, bandwidth-bound decode."""
+    active = (model.active_params_b or model.params_b) * 1e9
+    prompt = typical_request(model).visual + PROMPT_TOKENS
+    prefill = 2 * active * prompt / (gpu.bf16_tflops * 1e12 * tp * PREFILL_EFFICIENCY)
+    return prefill + BLOCK_OUTPUT_TOKENS * decode_seconds_per_token(model, dtype, tp, gpu)
+
+
+def recommend(models: list[ModelSpec], gpus: GpuSet, target_s: float) -> Layout:
+    """Place every model, replicate onto spare cards, then estimate a slide's critical path."""
+    placed, warnings = _place(models, gpus, target_s)
+    instances = _renumber(_replicate(placed, gpus), models)
+    _spread(instances)
+    port = 8000
+    rank = {m.key: n for n, m in enumerate(models)}
+    for inst in sorted(instances, key=lambda i: (rank[i.model.key], i.cards[0])):
+        inst.port = port
+        port += 1
+        inst.concurrency = budget(
+            inst.model, gpus.gpu, inst.dtype, inst.tp, inst.utilization
+        ).concurrency
+    instances.sort(key=lambda i: (i.cards[0], i.port))
+    layout = Layout(gpus, instances, warnings, target_s=target_s)
+    if instances:
+        layout.slide_s = round(
+            max(block_seconds(i.model, i.dtype, i.tp, gpus.gpu) for i in instances), 2
+        )
+        if layout.slide_s > target_s:
+            layout.warnings.append(
+                f"estimated critical path {layout.slide_s:.1f} s is above the {target_s:g} s "
+                "target: use INT4 or TP for the slow model, or fewer output tokens"
+            )
+    logger.debug("layout for %s: %d instances", gpus.label, len(instances))
+    return layout

@@ -1,0 +1,189 @@
+"""Memory math: weights, KV cache, visual tokens, and how many requests fit on a card.
+
+The constants below are planning estimates, named so that a measurement can replace them;
+the seeds warn that the table they feed is an estimate, not a measurement.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from pagereader.errors import ConfigError
+from pagereader.planner.catalog import GpuSpec, ModelSpec
+
+WeightDtype = Literal["bf16", "fp8", "int4"]
+KvDtype = Literal["bf16", "fp8"]
+
+#: Bytes a parameter: BF16 2, FP8 1, INT4 AWQ/GPTQ about 0.55 (group scales and zeros included).
+BYTES_PER_PARAM: dict[str, float] = {"bf16": 2.0, "fp8": 1.0, "int4": 0.55}
+KV_BYTES: dict[str, int] = {"bf16": 2, "fp8": 1}
+
+GPU_MEMORY_UTILIZATION = 0.9
+#: CUDA graphs, NCCL buffers, allocator slack: outside the weights, inside vLLM's budget.
+RUNTIME_OVERHEAD_BYTES = int(1.5 * 1024**3)
+#: Peak activation buffers of one prefill chunk, in units of tokens x hidden x 2 bytes.
+ACTIVATION_FACTOR = 12
+#: Peak vision-encoder buffers, in units of patches x vision hidden x 2 bytes.
+VISION_FACTOR = 16
+DEFAULT_BATCHED_TOKENS = 8192
+MAX_MODEL_LEN = 16384
+
+#: A4 at 200 DPI: the page size the seeds' figures are quoted for.
+PAGE_W, PAGE_H = 1654, 2339
+#: PaddleX's bounds for block crops: what the pipeline sends per request by default.
+REQUEST_MIN_PIXELS = 112896
+REQUEST_MAX_PIXELS = 1003520
+#: The server-side ceiling on pixels (dense pages get up to this many per request).
+SERVE_MAX_PIXELS = 2822400
+PROMPT_TOKENS = 256
+OUTPUT_TOKENS = 1536
+GB = 1e9
+
+
+def smart_resize(
+    height: int, width: int, factor: int, min_pixels: int, max_pixels: int
+) -> tuple[int, int]:
+    """The Qwen2-VL image processor's resize rule, as transformers implements it.
+
+    Round each side to the nearest multiple of factor; if the area is above max_pixels scale
+    both sides down by sqrt(area / max) and floor to the factor, if below min_pixels scale up
+    and ceil. Python's round() (half to even) is what transformers uses.
+    """
+    if height <= 0 or width <= 0:
+        raise ConfigError(f"image size must be positive, got {width}x{height}")
+    if max(height, width) / min(height, width) > 200:
+        raise ConfigError(f"aspect ratio of {width}x{height} is above 200")
+    h_bar = max(factor, round(height / factor) * factor)
+    w_bar = max(factor, round(width / factor) * factor)
+    if h_bar * w_bar > max_pixels:
+        beta = math.sqrt((height * width) / max_pixels)
+        h_bar = max(factor, math.floor(height / beta / factor) * factor)
+        w_bar = max(factor, math.floor(width / beta / factor) * factor)
+    elif h_bar * w_bar < min_pixels:
+        beta = math.sqrt(min_pixels / (height * width))
+        h_bar = math.ceil(height * beta / factor) * factor
+        w_bar = math.ceil(width * beta / factor) * factor
+    return h_bar, w_bar
+
+
+def visual_tokens(
+    model: ModelSpec,
+    width: int,
+    height: int,
+    min_pixels: int | None = None,
+    max_pixels: int | None = None,
+) -> int:
+    """Tokens one image costs the language model: H'W' / factor^2."""
+    lo = model.min_pixels if min_pixels is None else min_pixels
+    hi = model.max_pixels if max_pixels is None else max_pixels
+    if lo > hi:
+        raise ConfigError(f"min_pixels {lo} is above max_pixels {hi}")
+    h, w = smart_resize(height, width, model.factor, lo, hi)
+    return (h // model.factor) * (w // model.factor)
+
+
+def weights_bytes(model: ModelSpec, dtype: WeightDtype) -> float:
+    """All parameters at one precision (vision tower included)."""
+    return model.params_b * 1e9 * BYTES_PER_PARAM[dtype]
+
+
+def kv_heads_per_rank(model: ModelSpec, tp: int) -> int:
+    """KV heads are split across tensor-parallel ranks, and replicated when tp exceeds them."""
+    return max(1, math.ceil(model.kv_heads / tp))
+
+
+def kv_bytes_per_token(model: ModelSpec, kv_dtype: KvDtype = "bf16", tp: int = 1) -> int:
+    """2 (K and V) x KV layers x KV heads x head dim x bytes, on one rank."""
+    heads = model.kv_heads if tp == 1 else kv_heads_per_rank(model, tp)
+    return 2 * model.kv_layers * heads * model.head_dim * KV_BYTES[kv_dtype]
+
+
+def linear_state_bytes(model: ModelSpec, tp: int = 1) -> int:
+    """Per-sequence Gated DeltaNet state (recurrent + conv), constant in sequence length."""
+    if not model.hybrid:
+        return 0
+    recurrent = (
+        model.linear_value_heads
+        * model.linear_key_dim
+        * model.linear_value_dim
+        * model.linear_state_bytes
+    )
+    conv_dim = (
+        2 * model.linear_key_heads * model.linear_key_dim
+        + model.linear_value_heads * model.linear_value_dim
+    )
+    conv = conv_dim * (model.linear_conv_kernel - 1) * 2
+    return model.linear_layers * (recurrent + conv) // tp
+
+
+@dataclass(frozen=True)
+class RequestShape:
+    """The tokens of one typical request: image, prompt, output."""
+
+    visual: int
+    prompt: int = PROMPT_TOKENS
+    output: int = OUTPUT_TOKENS
+
+    @property
+    def total(self) -> int:
+        return self.visual + self.prompt + self.output
+
+
+def typical_request(model: ModelSpec, max_pixels: int = REQUEST_MAX_PIXELS) -> RequestShape:
+    """A page-sized image under the pipeline's default bounds, a prompt and a long answer."""
+    return RequestShape(visual_tokens(model, PAGE_W, PAGE_H, REQUEST_MIN_PIXELS, max_pixels))
+
+
+def headroom_bytes(model: ModelSpec, tp: int, batched_tokens: int) -> float:
+    """What a replica needs besides weights and KV: runtime, activations, vision encoder."""
+    activation = batched_tokens * model.hidden_size * 2 * ACTIVATION_FACTOR / tp
+    patches = visual_tokens(model, PAGE_W, PAGE_H, REQUEST_MIN_PIXELS, SERVE_MAX_PIXELS)
+    vision = patches * model.merge_size**2 * model.vision_hidden * 2 * VISION_FACTOR
+    return RUNTIME_OVERHEAD_BYTES + activation + vision
+
+
+def batched_tokens(model: ModelSpec) -> int:
+    """The prefill chunk vLLM profiles with: the recipe's value where it sets one."""
+    for flag in model.extra_serve_flags:
+        if flag.startswith("--max-num-batched-tokens"):
+            return int(flag.split()[-1])
+    return DEFAULT_BATCHED_TOKENS
+
+
+@dataclass(frozen=True)
+class Budget:
+    """One replica's memory on each of its ranks, and the requests it can hold at once."""
+
+    dtype: WeightDtype
+    tp: int
+    utilization: float
+    card_bytes: float
+    weights_per_rank: float
+    headroom_per_rank: float
+    kv_budget_per_rank: float
+    request_bytes_per_rank: float
+    concurrency: int
+
+
+def budget(
+    model: ModelSpec,
+    gpu: GpuSpec,
+    dtype: WeightDtype = "bf16",
+    tp: int = 1,
+    utilization: float = GPU_MEMORY_UTILIZATION,
+    kv_dtype: KvDtype = "bf16",
+    request: RequestShape | None = None,
+) -> Budget:
+    """Split one rank's share of the card: weights, headroom, then KV for concurrent requests."""
+    card = gpu.memory_bytes * utilization
+    weights = weights_bytes(model, dtype) / tp
+    headroom = headroom_bytes(model, tp, batched_tokens(model))
+    kv = card - weights - headroom
+    shape = request or typical_request(model)
+    per_request = shape.total * kv_bytes_per_token(model, kv_dtype, tp) + linear_state_bytes(
+        model, tp
+    )
+    concurrency = max(0, math.floor(kv / per_request)) if kv > 0 else 0
+    return Budget(dtype, tp, utilization, card, weights, headroom, kv, per_request, concurrency)

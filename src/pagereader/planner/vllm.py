@@ -1,0 +1,161 @@
+"""vllm serve commands for a layout, the warnings the seeds learned the hard way, and the
+pagereader engines/routes config that points at those servers."""
+
+from __future__ import annotations
+
+import json
+
+from pagereader.planner.catalog import GpuSpec, ModelSpec
+from pagereader.planner.layouts import MAX_NUM_SEQS, Instance, Layout
+from pagereader.planner.memory import MAX_MODEL_LEN, REQUEST_MIN_PIXELS, SERVE_MAX_PIXELS
+
+HOST = "127.0.0.1"
+IMAGES_PER_PROMPT = {"parser": 1, "general": 4}
+
+
+def served_repo(inst: Instance) -> str:
+    """The checkpoint to load: the BF16 repo, Qwen's -FP8 sibling, or a community AWQ one."""
+    if inst.dtype == "fp8":
+        return f"{inst.model.repo}-FP8"
+    if inst.dtype == "int4":
+        return inst.model.int4_repo or f"<org>/{inst.model.repo.split('/')[-1]}-AWQ"
+    return inst.model.repo
+
+
+def max_num_seqs(inst: Instance) -> int:
+    """Enough sequences to batch a slide's blocks, never more than the KV can hold."""
+    return max(1, min(MAX_NUM_SEQS, inst.concurrency))
+
+
+def serve_args(inst: Instance, gpu: GpuSpec) -> list[str]:
+    """The flags of one `vllm serve`, one flag (with its value) an item."""
+    model = inst.model
+    args = [f"vllm serve {served_repo(inst)}"]
+    if inst.dtype == "int4":
+        args.append("--quantization awq_marlin")
+    else:
+        args.append("--dtype bfloat16")
+    args.append(f"--served-model-name {model.repo}")
+    args.append(f"--tensor-parallel-size {inst.tp}")
+    args.append(f"--max-model-len {MAX_MODEL_LEN}")
+    images = IMAGES_PER_PROMPT[model.role]
+    args.append(f"--limit-mm-per-prompt '{json.dumps({'image': images})}'")
+    args.append(f"--max-num-seqs {max_num_seqs(inst)}")
+    args.append(f"--gpu-memory-utilization {inst.utilization:.2f}")
+    pixels = {"min_pixels": REQUEST_MIN_PIXELS, "max_pixels": SERVE_MAX_PIXELS}
+    args.append(f"--mm-processor-kwargs '{json.dumps(pixels)}'")
+    args.extend(model.extra_serve_flags)
+    if model.hybrid and gpu.hopper:
+        args.append("--gdn-prefill-backend triton")
+    args.append(f"--host {HOST} --port {inst.port}")
+    return args
+
+
+def serve_command(inst: Instance, gpu: GpuSpec) -> str:
+    """A shell command line, pinned to its cards with CUDA_VISIBLE_DEVICES."""
+    devices = ",".join(str(c) for c in inst.cards)
+    return f"CUDA_VISIBLE_DEVICES={devices} " + " \\\n  ".join(serve_args(inst, gpu))
+
+
+def model_warnings(model: ModelSpec, gpu: GpuSpec, dtype: str) -> list[str]:
+    """What went wrong for others with this model on this card."""
+    out: list[str] = []
+    if model.reasoning:
+        out.append(
+            f"{model.key} thinks before it answers (slow, timeouts): prefer an Instruct "
+            "(non-thinking) checkpoint for OCR, or send chat_template_kwargs "
+            '{"enable_thinking": false} with every request'
+        )
+    if model.hybrid and gpu.hopper:
+        out.append(
+            f"{model.key} is a Gated DeltaNet hybrid: on Hopper vLLM JIT-compiles the FlashInfer "
+            "GDN prefill kernel at cold start (memory spike, exit 137): pass "
+            "--gdn-prefill-backend triton (added) and pin one GPU kind per pool"
+        )
+    elif model.hybrid:
+        out.append(
+            f"{model.key} is a Gated DeltaNet hybrid: confirm the vLLM version and the "
+            f"flash-linear-attention kernel path on {gpu.name} first, and pin one GPU kind per "
+            "pool (different cards pick different kernels)"
+        )
+    if dtype == "int4" and not gpu.hopper:
+        out.append(
+            f"{model.key} INT4: community AWQ checkpoints; verify the awq_marlin kernel on "
+            f"{gpu.name} before relying on it"
+        )
+    return out
+
+
+def layout_warnings(layout: Layout) -> list[str]:
+    """Warnings for a whole layout: the card kind first, then each distinct model."""
+    gpu = layout.gpus.gpu
+    out: list[str] = []
+    if not gpu.fp8:
+        out.append(
+            f"{gpu.name} has no FP8 tensor cores: the FP8 checkpoints Qwen publishes do not help "
+            "here; use BF16 or INT4"
+        )
+    seen: set[tuple[str, str]] = set()
+    for inst in layout.instances:
+        if (inst.model.key, inst.dtype) in seen:
+            continue
+        seen.add((inst.model.key, inst.dtype))
+        out.extend(model_warnings(inst.model, gpu, inst.dtype))
+    out.extend(layout.warnings)
+    return out
+
+
+def _toml_str(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def engine_names(layout: Layout) -> dict[str, list[Instance]]:
+    """Engine name to its replicas: 'parser', 'general', then further models by key."""
+    by_model: dict[str, list[Instance]] = {}
+    for inst in layout.instances:
+        by_model.setdefault(inst.model.key, []).append(inst)
+    names: dict[str, list[Instance]] = {}
+    for group in by_model.values():
+        role = group[0].model.role
+        name = role if role not in names else group[0].model.key
+        names[name] = group
+    return names
+
+
+def _routes(names: dict[str, list[Instance]]) -> dict[str, list[str]]:
+    reader = "parser" if "parser" in names else "general"
+    generals = [n for n, g in names.items() if g[0].model.role == "general"]
+    strongest = max(generals, key=lambda n: names[n][0].model.params_b) if generals else reader
+    return {
+        "digital.text": ["textlayer"],
+        "scan.text": [reader, "rapidocr"],
+        "dense.*": [reader, "rapidocr"],
+        "*.figure": [strongest],
+        "*.table": [reader, "rapidocr"],
+    }
+
+
+def emit_config(layout: Layout) -> str:
+    """The pagereader config (engines, routes, budget) that points at this layout's servers."""
+    names = engine_names(layout)
+    lines = [f"# pagereader config for {layout.gpus.label}, written by `pagereader plan`"]
+    for name, group in names.items():
+        first = group[0]
+        lines += [
+            "",
+            f"[engines.{name}]",
+            'kind = "openai"',
+            f"base_url = {_toml_str(f'http://{HOST}:{first.port}/v1')}",
+            f"model = {_toml_str(first.model.repo)}",
+            f"prompt_style = {_toml_str(first.model.prompt_style)}",
+            f"max_concurrency = {max_num_seqs(first)}",
+            "timeout_s = 60",
+            "retries = 2",
+        ]
+        for other in group[1:]:
+            lines.append(f"# replica: http://{HOST}:{other.port}/v1 (put a load balancer in front)")
+    lines += ["", "[routes]"]
+    for key, chain in _routes(names).items():
+        lines.append(f"{_toml_str(key)} = [{', '.join(_toml_str(c) for c in chain)}]")
+    lines += ["", "[budget]", f"page_deadline_s = {float(layout.target_s)}", ""]
+    return "\n".join(lines)

@@ -1,0 +1,27 @@
+"""document.json: the DocumentResult with a schema version; its JSON Schema comes from the
+pydantic models, so the file and the schema cannot drift apart."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pagereader.types import DocumentResult
+
+SCHEMA_VERSION = "1.0"
+
+
+def document_json(result: DocumentResult) -> dict[str, Any]:
+    """The JSON-ready content of document.json."""
+    return result.model_dump(mode="json", exclude={"markdown"})
+
+
+def document_json_text(result: DocumentResult) -> str:
+    return json.dumps(document_json(result), ensure_ascii=False, indent=2)
+
+
+def json_schema() -> dict[str, Any]:
+    """JSON Schema of document.json."""
+    schema = DocumentResult.model_json_schema()
+    schema["$id"] = f"https://pagereader.dev/schema/document-{SCHEMA_VERSION}.json"
+    return schema

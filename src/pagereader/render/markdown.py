@@ -1,0 +1,57 @@
+"""Markdown of pages and documents. Headers and footers stay in the JSON, out of the prose."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pagereader.types import BlockResult, PageResult
+
+_BULLET = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶‣⁃∙·\-\*–—]\s*")
+_NUMBERED = re.compile(r"^\s*(\d+[.)]|\(\w\)|[a-z][.)]|[一二三四五六七八九十]+、|[가-하][.)])\s*")
+
+
+def _list_item(line: str) -> str:
+    if _NUMBERED.match(line):
+        return line.strip()
+    return "- " + _BULLET.sub("", line).strip()
+
+
+def block_markdown(result: BlockResult) -> str:
+    """One block as Markdown; empty for furniture and for blocks nobody could read."""
+    kind = result.block.kind
+    text = result.text.strip()
+    if kind in ("header", "footer"):
+        return ""
+    if kind == "title":
+        return f"## {' '.join(text.split())}" if text else ""
+    if kind == "list":
+        return "\n".join(_list_item(line) for line in text.splitlines() if line.strip())
+    if kind == "table":
+        return text or (result.html or "")
+    if kind == "formula":
+        return f"$$\n{text}\n$$" if text else ""
+    if kind == "figure":
+        return "<!-- figure -->" + (f"\n\n{text}" if text else "")
+    if kind == "caption":
+        return f"*{text}*" if text else ""
+    return text
+
+
+def page_markdown(results: Sequence[BlockResult], notes: str = "") -> str:
+    """A page's blocks in reading order, then its speaker notes."""
+    ordered = sorted(results, key=lambda r: r.block.order)
+    parts = [part for part in (block_markdown(r) for r in ordered) if part]
+    if notes.strip():
+        quoted = "\n".join(f"> {line}" if line else ">" for line in notes.strip().splitlines())
+        parts.append(f"> **Notes**\n>\n{quoted}")
+    return "\n\n".join(parts)
+
+
+def document_markdown(pages: Sequence[PageResult], page_breaks: bool = True) -> str:
+    """All pages; an HTML comment marks where each page begins."""
+    chunks = []
+    for page in pages:
+        head = f"<!-- page {page.index} -->\n\n" if page_breaks else ""
+        chunks.append(head + page.markdown)
+    return "\n\n".join(chunks).strip() + "\n"

@@ -1,0 +1,42 @@
+"""Pictures of the blocks: each page with its blocks outlined and labelled by kind and order."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw, ImageFont
+
+from pagereader.types import BlockResult
+
+COLORS: dict[str, str] = {
+    "title": "#d62728", "text": "#1f77b4", "table": "#2ca02c", "figure": "#9467bd",
+    "formula": "#8c564b", "caption": "#e377c2", "header": "#7f7f7f", "footer": "#7f7f7f",
+    "list": "#17becf",
+}
+_MAX_WIDTH = 1400
+
+
+def draw_overlay(image: Image.Image, scale: float, results: Sequence[BlockResult]) -> Image.Image:
+    """A copy of the page (at most 1400 px wide) with labelled block outlines."""
+    factor = min(1.0, _MAX_WIDTH / max(1, image.width))
+    canvas = image.convert("RGB")
+    if factor < 1.0:
+        canvas = canvas.resize((int(image.width * factor), int(image.height * factor)))
+    else:
+        canvas = canvas.copy()
+    draw = ImageDraw.Draw(canvas)
+    font = ImageFont.load_default()
+    k = scale * factor
+    for result in results:
+        block = result.block
+        color = COLORS.get(block.kind, "#000000")
+        x0, y0, x1, y1 = (v * k for v in block.bbox)
+        width = 3 if result.verdict.action == "accept" else 5
+        draw.rectangle((x0, y0, x1, y1), outline=color, width=width)
+        label = f"{block.order} {block.kind}"
+        if result.verdict.action != "accept":
+            label += f" [{result.verdict.action}]"
+        box = draw.textbbox((x0, y0), label, font=font)
+        draw.rectangle((box[0] - 1, box[1] - 1, box[2] + 2, box[3] + 1), fill=color)
+        draw.text((x0, y0), label, fill="white", font=font)
+    return canvas

@@ -1,0 +1,54 @@
+"""Input files -> rendered pages. ``open_source`` picks the reader by the file's type."""
+
+from __future__ import annotations
+
+import dataclasses
+import tempfile
+from pathlib import Path
+
+from pagereader.errors import CorruptFileError, UnsupportedFormatError
+from pagereader.sources.base import RenderedPage, SourceDocument
+from pagereader.sources.image import IMAGE_SUFFIXES, ImageSource
+from pagereader.sources.office import OFFICE_SUFFIXES, convert_to_pdf, read_slide_notes
+from pagereader.sources.pdf import PdfSource
+
+SUPPORTED_SUFFIXES = frozenset({".pdf"}) | IMAGE_SUFFIXES | OFFICE_SUFFIXES
+
+__all__ = ["SUPPORTED_SUFFIXES", "RenderedPage", "SourceDocument", "open_source"]
+
+
+class OfficeSource:
+    """An office file read through its PDF conversion; pages carry the slide notes."""
+
+    def __init__(self, path: Path, password: str | None) -> None:
+        self.path = path
+        self._tmp = tempfile.TemporaryDirectory(prefix="pagereader-office-")
+        pdf = convert_to_pdf(path, Path(self._tmp.name))
+        self._pdf = PdfSource(pdf, password)
+        self._pdf.path = path
+        self.page_count = self._pdf.page_count
+        self._notes = read_slide_notes(path)
+
+    def render(self, index: int, dpi: int) -> RenderedPage:
+        page = self._pdf.render(index, dpi)
+        return dataclasses.replace(page, file=str(self.path), notes=self._notes.get(index, ""))
+
+    def close(self) -> None:
+        self._pdf.close()
+        self._tmp.cleanup()
+
+
+def open_source(path: Path, *, password: str | None, max_image_pixels: int) -> SourceDocument:
+    """Open ``path`` with the reader for its type, or raise an InputError naming the file."""
+    suffix = path.suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        raise UnsupportedFormatError(f"unsupported file type {suffix or '(none)'!r}", file=path)
+    if not path.exists():
+        raise CorruptFileError("file not found", file=path, hint="check the path")
+    if path.stat().st_size == 0:
+        raise CorruptFileError("the file is empty (0 bytes)", file=path)
+    if suffix == ".pdf":
+        return PdfSource(path, password)
+    if suffix in IMAGE_SUFFIXES:
+        return ImageSource(path, max_image_pixels)
+    return OfficeSource(path, password)

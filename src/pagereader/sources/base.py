@@ -1,0 +1,49 @@
+"""What every source gives the pipeline: rendered pages with their text layer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from PIL import Image
+
+from pagereader.types import BBox, TextLayerStats, TextLine
+
+
+@dataclass(frozen=True)
+class RenderedPage:
+    """One page as pixels plus whatever the file itself says about its text.
+
+    ``width``/``height`` are in page units (PDF points, or pixels for images); ``scale`` is
+    pixels of ``image`` per page unit;
+    ``units_per_inch`` converts page units to physical size (72 for PDF, the DPI for images).
+    """
+
+    file: str
+    index: int
+    width: float
+    height: float
+    scale: float
+    image: Image.Image
+    lines: tuple[TextLine, ...] = ()
+    stats: TextLayerStats = field(default_factory=TextLayerStats)
+    invisible_text_share: float = 0.0
+    image_boxes: tuple[BBox, ...] = ()
+    notes: str = ""
+    units_per_inch: float = 72.0
+
+
+class SourceDocument(Protocol):
+    """An opened input file; pages are 1-based."""
+
+    path: Path
+    page_count: int
+
+    def render(self, index: int, dpi: int) -> RenderedPage:
+        """Render page ``index`` (1-based) and read its text layer."""
+        ...
+
+    def close(self) -> None:
+        """Release the file."""
+        ...

@@ -1,0 +1,177 @@
+"""PDF input through pypdfium2: rendering, and the text layer with character boxes.
+
+PDFium is not thread-safe, so one process-wide lock serialises every call into it; rendering a
+page takes milliseconds, so this costs the concurrent pipeline nothing that matters.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import threading
+import unicodedata
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+from pagereader.errors import CorruptFileError, PasswordRequiredError
+from pagereader.sources.base import RenderedPage
+from pagereader.types import BBox, TextLayerStats, TextLine
+
+logger = logging.getLogger(__name__)
+
+PDFIUM_LOCK = threading.RLock()
+_INVISIBLE_MODE = 3
+_PASSWORD_ERROR = 4
+
+
+def is_garbage_char(ch: str) -> bool:
+    """Private-use, replacement, or control glyphs: signs of a text layer without a Unicode map."""
+    if ch in "\r\n\t ":
+        return False
+    code = ord(ch)
+    if 0xE000 <= code <= 0xF8FF or code == 0xFFFD or code >= 0xF0000:
+        return True
+    return unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn")
+
+
+class PdfSource:
+    """An opened PDF."""
+
+    def __init__(self, path: Path, password: str | None = None) -> None:
+        self.path = path
+        with PDFIUM_LOCK:
+            try:
+                self._pdf = pdfium.PdfDocument(str(path), password=password)
+            except pdfium.PdfiumError as exc:
+                if _PASSWORD_ERROR == getattr(exc, "err_code", None) or "password" in str(exc):
+                    message = "wrong password" if password else "the PDF is encrypted"
+                    raise PasswordRequiredError(message, file=path) from exc
+                raise CorruptFileError(f"not a readable PDF ({exc})", file=path) from exc
+            self.page_count = len(self._pdf)
+        if self.page_count == 0:
+            raise CorruptFileError("the PDF has no pages", file=path)
+
+    def render(self, index: int, dpi: int) -> RenderedPage:
+        """Render page ``index`` (1-based) at ``dpi`` and read its text layer."""
+        with PDFIUM_LOCK:
+            try:
+                page = self._pdf[index - 1]
+                width, height = page.get_size()
+                scale = dpi / 72.0
+                image = page.render(scale=scale, may_draw_forms=True).to_pil().convert("RGB")
+                textpage = page.get_textpage()
+                lines, stats = _read_text_layer(textpage, height)
+                invisible, image_boxes = _read_objects(page, height)
+                textpage.close()
+                page.close()
+            except pdfium.PdfiumError as exc:
+                raise CorruptFileError(f"cannot render ({exc})", file=self.path, page=index) from exc
+        return RenderedPage(
+            file=str(self.path),
+            index=index,
+            width=float(width),
+            height=float(height),
+            scale=scale,
+            image=image,
+            lines=tuple(lines),
+            stats=stats,
+            invisible_text_share=invisible,
+            image_boxes=tuple(image_boxes),
+        )
+
+    def close(self) -> None:
+        with PDFIUM_LOCK:
+            self._pdf.close()
+
+
+def _char_box(textpage: pdfium.PdfTextPage, i: int, height: float) -> BBox:
+    """The loose box of a character (font ascent to descent): uniform along a line."""
+    rect = pdfium_c.FS_RECTF()
+    pdfium_c.FPDFText_GetLooseCharBox(textpage.raw, i, ctypes.byref(rect))
+    return (rect.left, height - rect.top, rect.right, height - rect.bottom)
+
+
+def _read_text_layer(
+    textpage: pdfium.PdfTextPage, height: float
+) -> tuple[list[TextLine], TextLayerStats]:
+    """Characters grouped into lines: break at PDFium's line ends, big gaps and baseline jumps."""
+    count = textpage.count_chars()
+    lines: list[TextLine] = []
+    chars: list[str] = []
+    boxes: list[BBox] = []
+    sizes: list[float] = []
+    garbage = map_errors = real = 0
+
+    def flush() -> None:
+        start, end = 0, len(chars)
+        while start < end and chars[start].isspace():
+            start += 1
+        while end > start and chars[end - 1].isspace():
+            end -= 1
+        solid = [b for b, c in zip(boxes[start:end], chars[start:end], strict=True)
+                 if not c.isspace() and b[2] > b[0]]
+        if solid:
+            bbox = (
+                min(b[0] for b in solid), min(b[1] for b in solid),
+                max(b[2] for b in solid), max(b[3] for b in solid),
+            )
+            size = sorted(sizes)[len(sizes) // 2] if sizes else 0.0
+            lines.append(
+                TextLine(
+                    text="".join(chars[start:end]), bbox=bbox, font_size=round(size, 2),
+                    char_boxes=tuple(boxes[start:end]),
+                )
+            )
+        chars.clear()
+        boxes.clear()
+        sizes.clear()
+
+    for i in range(count):
+        ch = chr(pdfium_c.FPDFText_GetUnicode(textpage.raw, i))
+        if ch in "\r\n":
+            flush()
+            continue
+        box = _char_box(textpage, i, height)
+        if not ch.isspace():
+            real += 1
+            if is_garbage_char(ch):
+                garbage += 1
+            if pdfium_c.FPDFText_HasUnicodeMapError(textpage.raw, i) == 1:
+                map_errors += 1
+            size = (box[3] - box[1]) / 1.2
+            if boxes and _starts_new_line(boxes, sizes, box, size):
+                flush()
+            sizes.append(size)
+        chars.append(ch)
+        boxes.append(box)
+    flush()
+    return lines, TextLayerStats(chars=real, garbage_chars=garbage, unicode_map_errors=map_errors)
+
+
+def _starts_new_line(boxes: list[BBox], sizes: list[float], box: BBox, size: float) -> bool:
+    """A character far right of the previous one, or on another baseline, starts a new line."""
+    prev = next((b for b in reversed(boxes) if b[2] > b[0]), None)
+    if prev is None:
+        return False
+    em = max(size, sizes[-1] if sizes else size, 1.0)
+    gap = box[0] - prev[2]
+    prev_mid = (prev[1] + prev[3]) / 2
+    mid = (box[1] + box[3]) / 2
+    return gap > 2.5 * em or gap < -4 * em or abs(mid - prev_mid) > 0.8 * em
+
+
+def _read_objects(page: pdfium.PdfPage, height: float) -> tuple[float, list[BBox]]:
+    """Share of invisible text objects (a previous OCR's layer) and the boxes of images."""
+    invisible = texts = 0
+    images: list[BBox] = []
+    for obj in page.get_objects(max_depth=3):
+        if obj.type == pdfium_c.FPDF_PAGEOBJ_TEXT:
+            texts += 1
+            if pdfium_c.FPDFTextObj_GetTextRenderMode(obj.raw) == _INVISIBLE_MODE:
+                invisible += 1
+        elif obj.type == pdfium_c.FPDF_PAGEOBJ_IMAGE:
+            left, bottom, right, top = obj.get_bounds()
+            images.append((left, height - top, right, height - bottom))
+    return (invisible / texts if texts else 0.0), images

@@ -1,0 +1,31 @@
+"""Assemble stage: a page's results become its PageResult and Markdown."""
+
+from __future__ import annotations
+
+from pagereader.context import RunContext
+from pagereader.render.markdown import page_markdown
+from pagereader.stages.state import PageState
+from pagereader.types import PageResult, StageTimes
+
+
+async def run_assemble(ctx: RunContext, state: PageState) -> PageState:
+    """Order the results and write the page's Markdown."""
+    state.results = sorted(state.results, key=lambda r: r.block.order)
+    state.markdown = page_markdown(state.results, state.rendered.notes)
+    return state
+
+
+def page_result(state: PageState, timings: StageTimes | None) -> PageResult:
+    """The frozen result of a finished page."""
+    page = state.rendered
+    return PageResult(
+        index=page.index,
+        width=round(page.width, 2),
+        height=round(page.height, 2),
+        decision=state.decision,
+        blocks=tuple(state.results),
+        notes=page.notes,
+        markdown=state.markdown,
+        errors=tuple(state.errors),
+        timings=timings,
+    )

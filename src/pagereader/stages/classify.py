@@ -1,0 +1,265 @@
+"""The decision layer: cheap features of a page decide what work it needs.
+
+``digital``: the text layer is trustworthy; use it and OCR nothing but images.
+``scan``: no usable text layer (none, garbage glyphs, CID text without a Unicode map, or an
+invisible layer left by an earlier OCR over a page image).
+``dense``: many small lines or a big ruled table; later VLM requests get more pixels.
+
+``compute_features`` reads the page; ``decide`` is pure (features and options in, decision out)
+so that tests feed it values.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+
+from collections.abc import Iterable
+
+import cv2
+import numpy as np
+
+from pagereader.context import RunContext
+from pagereader.engines.auto import embedded_engine_for
+from pagereader.engines.tesseract import detect_orientation, tesseract_available
+from pagereader.options import ClassifyOptions
+from pagereader.sources.base import RenderedPage
+from pagereader.stages.routes import resolve_route
+from pagereader.stages.script import SCRIPT_OF_LANG, count_scripts, script_of
+from pagereader.stages.state import PageState
+from pagereader.types import PageClass, PageDecision, PageFeatures, Script, TextLine
+
+_ANALYSIS_WIDTH = 1200
+
+
+def _gray_small(page: RenderedPage) -> tuple[np.ndarray, float]:
+    """A grayscale copy at most _ANALYSIS_WIDTH wide, and its pixels per page unit."""
+    image = page.image
+    factor = min(1.0, _ANALYSIS_WIDTH / max(1, image.width))
+    if factor < 1.0:
+        image = image.resize((int(image.width * factor), int(image.height * factor)))
+    return np.asarray(image.convert("L")), page.scale * factor
+
+
+def count_rulings(gray: np.ndarray) -> int:
+    """Long horizontal and vertical strokes: the grid of a ruled table."""
+    binary = cv2.adaptiveThreshold(
+        255 - gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 15, -2
+    )
+    h, w = gray.shape
+    total = 0
+    for size in ((max(20, w // 20), 1), (1, max(20, h // 30))):
+        kernel = cv2.getStructuringElement(cv2.MORPH_RECT, size)
+        lines = cv2.morphologyEx(binary, cv2.MORPH_OPEN, kernel)
+        count, _ = cv2.connectedComponents(lines)
+        total += count - 1
+    return int(total)
+
+
+def ink_rows(gray: np.ndarray, unit_scale: float) -> tuple[int, float]:
+    """Text rows from the horizontal ink profile: (row count, median row height in units)."""
+    _, binary = cv2.threshold(gray, 0, 1, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    profile = binary.sum(axis=1) > max(2, 0.004 * gray.shape[1])
+    heights: list[int] = []
+    run = 0
+    for on in profile:
+        if on:
+            run += 1
+        elif run:
+            heights.append(run)
+            run = 0
+    if run:
+        heights.append(run)
+    heights = [h for h in heights if h >= 3]
+    if not heights:
+        return 0, 0.0
+    return len(heights), float(np.median(heights)) / unit_scale
+
+
+def compute_features(page: RenderedPage) -> PageFeatures:
+    """Measure a page: text layer quantity and quality, images, line sizes, rulings."""
+    area = max(1.0, page.width * page.height)
+    stats = page.stats
+    garbage = stats.garbage_chars + stats.unicode_map_errors
+    garbage_ratio = garbage / stats.chars if stats.chars else 0.0
+    coverage = sum(_area(ln.bbox) for ln in page.lines) / area
+    image_fraction = min(1.0, sum(_area(b) for b in page.image_boxes) / area)
+    gray, unit_scale = _gray_small(page)
+    sizes = [ln.font_size for ln in page.lines if ln.font_size > 0]
+    if sizes:
+        line_count = len(page.lines)
+        median_size = float(np.median(sizes))
+        small_share = 0.0
+    else:
+        line_count, row_height = ink_rows(gray, unit_scale)
+        median_size = row_height * 72.0 / page.units_per_inch / 1.2 if row_height else 0.0
+        sizes = [median_size] if median_size else []
+        small_share = 0.0
+    return PageFeatures(
+        text_chars=stats.chars,
+        text_coverage=round(min(1.0, coverage), 4),
+        garbage_ratio=round(garbage_ratio, 4),
+        image_fraction=round(image_fraction, 4),
+        line_count=line_count,
+        median_font_size=round(median_size, 2),
+        small_font_share=round(small_share, 4),
+        ruling_lines=count_rulings(gray),
+        ink_fraction=round(float((gray < 128).mean()), 4),
+    )
+
+
+def small_font_share(lines: Iterable[TextLine], threshold_pt: float) -> float:
+    """Share of text (by characters) set below ``threshold_pt``."""
+    total = small = 0
+    for line in lines:
+        n = len(line.text)
+        total += n
+        if 0 < line.font_size < threshold_pt:
+            small += n
+    return small / total if total else 0.0
+
+
+def _area(b: tuple[float, float, float, float]) -> float:
+    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
+
+
+def text_layer_trusted(
+    features: PageFeatures, invisible_share: float, options: ClassifyOptions
+) -> tuple[bool, str]:
+    """Whether the page's own text can be used as is, and why."""
+    if features.text_chars < options.min_text_chars:
+        return False, f"text layer has {features.text_chars} characters: no usable text layer"
+    if features.garbage_ratio > options.max_garbage_ratio:
+        return False, (
+            f"text layer is garbage ({features.garbage_ratio:.0%} private-use, replacement or "
+            "unmapped CID glyphs): treat as a scan"
+        )
+    if invisible_share >= options.invisible_text_share and features.image_fraction > 0.5:
+        return False, (
+            f"{invisible_share:.0%} of the text is invisible over a page image (an earlier OCR's "
+            "layer): read the image instead"
+        )
+    return True, f"text layer has {features.text_chars} characters, {features.garbage_ratio:.1%} garbage"
+
+
+def decide(
+    features: PageFeatures, trusted: bool, trust_reason: str, options: ClassifyOptions
+) -> PageDecision:
+    """Class, pixel budget and reasons for a page (pure)."""
+    reasons = [trust_reason]
+    dense_why = _dense_reason(features, options)
+    page_class: PageClass
+    if dense_why:
+        page_class = "dense"
+        reasons.append(dense_why)
+    elif trusted:
+        page_class = "digital"
+    else:
+        page_class = "scan"
+    if page_class == "dense":
+        max_pixels = options.dense_max_pixels
+        reasons.append(f"dense: max_pixels {max_pixels:,} for small print")
+    elif features.line_count <= options.sparse_line_count:
+        max_pixels = options.sparse_max_pixels
+        reasons.append(f"{features.line_count} text lines: sparse, max_pixels {max_pixels:,}")
+    else:
+        max_pixels = options.normal_max_pixels
+        reasons.append(f"{features.line_count} text lines: max_pixels {max_pixels:,}")
+    if features.image_fraction > 0:
+        reasons.append(f"images cover {features.image_fraction:.0%} of the page")
+    return PageDecision(
+        page_class=page_class,
+        max_pixels=max_pixels,
+        min_pixels=min(options.min_pixels, max_pixels),
+        reasons=tuple(reasons),
+        features=features,
+    )
+
+
+def _dense_reason(features: PageFeatures, options: ClassifyOptions) -> str:
+    if features.line_count >= options.dense_line_count:
+        return f"{features.line_count} text lines (>= {options.dense_line_count}): dense"
+    if (
+        features.small_font_share >= options.dense_small_font_share
+        and features.line_count >= options.sparse_line_count
+    ):
+        return (
+            f"{features.small_font_share:.0%} of the text under {options.small_font_pt} pt: dense"
+        )
+    if features.ruling_lines >= options.dense_ruling_lines:
+        return f"{features.ruling_lines} ruling lines: a big table, dense"
+    return ""
+
+
+def classify_page(page: RenderedPage, options: ClassifyOptions) -> tuple[PageDecision, bool]:
+    """Features then decision for a rendered page; also whether its text layer is trusted."""
+    features = compute_features(page)
+    features = features.model_copy(
+        update={"small_font_share": round(_small_share(page, features, options), 4)}
+    )
+    trusted, why = text_layer_trusted(features, page.invisible_text_share, options)
+    return decide(features, trusted, why, options), trusted
+
+
+def _small_share(page: RenderedPage, features: PageFeatures, options: ClassifyOptions) -> float:
+    if page.lines and any(ln.font_size > 0 for ln in page.lines):
+        return small_font_share(page.lines, options.small_font_pt)
+    if 0 < features.median_font_size < options.small_font_pt:
+        return 1.0
+    return 0.0
+
+
+def _route_head(ctx: RunContext, page_class: str) -> str:
+    chain = resolve_route(ctx.options.routes, page_class, "text")
+    return chain[0] if chain else ""
+
+
+def _upright(state: PageState) -> tuple[Script, str]:
+    """For a scan: OSD's script, and the page turned upright when OSD says it is rotated."""
+    if not tesseract_available():
+        return "unknown", "Tesseract OSD unavailable: script unknown (Hangul cannot be detected)"
+    osd = detect_orientation(state.rendered.image)
+    if osd is None:
+        return "unknown", "OSD found too little text to tell the script"
+    if osd.rotate % 360:
+        page = state.rendered
+        image = page.image.rotate(-osd.rotate, expand=True)
+        swap = osd.rotate % 180 == 90
+        state.rendered = dataclasses.replace(
+            page, image=image,
+            width=page.height if swap else page.width,
+            height=page.width if swap else page.height,
+        )
+    turned = f", page turned {osd.rotate} degrees" if osd.rotate % 360 else ""
+    return osd.script, f"OSD: {osd.script_name} (confidence {osd.confidence:.1f}){turned}"
+
+
+def _script(ctx: RunContext, state: PageState, trusted: bool) -> tuple[Script, str]:
+    if ctx.options.lang:
+        return SCRIPT_OF_LANG[ctx.options.lang], f"--lang {ctx.options.lang}"
+    if trusted:
+        counts = count_scripts(line.text for line in state.rendered.lines)
+        return script_of(counts), f"text layer letters: {counts}"
+    return _upright(state)
+
+
+def _classify(ctx: RunContext, state: PageState) -> PageState:
+    decision, trusted = classify_page(state.rendered, ctx.options.classify)
+    script, script_reason = _script(ctx, state, trusted)
+    head = _route_head(ctx, decision.page_class)
+    if head == "textlayer" and not trusted:
+        head = "ocr"
+    engine, engine_reason = head, f"route {decision.page_class}.text"
+    if head == "ocr":
+        engine, engine_reason = embedded_engine_for(script)
+    state.decision = decision.model_copy(
+        update={"script": script, "script_reason": script_reason, "text_engine": engine,
+                "engine_reason": engine_reason}
+    )
+    state.trusted_text = trusted
+    return state
+
+
+async def run_classify(ctx: RunContext, state: PageState) -> PageState:
+    """Decide the page's class, pixel budget, script and text engine."""
+    return await asyncio.to_thread(_classify, ctx, state)

@@ -1,0 +1,83 @@
+"""Layout stage: a page's blocks with kinds, boxes and reading order.
+
+Digital pages: text-layer lines grouped into paragraphs, figures from the PDF's image objects,
+ruled tables found on the raster. Scans: OCR line detection plus the embedded layout model,
+reconciled by regions.py. Both end in the same reading-order pass.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import numpy as np
+
+from pagereader.context import RunContext
+from pagereader.engines.rapidocr import detect_lines
+from pagereader.layout.detector import detect_regions
+from pagereader.layout.paragraphs import group_lines
+from pagereader.layout.reading_order import order_blocks
+from pagereader.layout.regions import merge_layout_regions
+from pagereader.layout.table_grid import find_ruled_tables
+from pagereader.stages.state import PageState
+from pagereader.types import BBox, Block, TextLine
+
+_MIN_FIGURE_SHARE = 0.01
+
+
+def _center_in(line: TextLine, box: BBox) -> bool:
+    cx, cy = (line.bbox[0] + line.bbox[2]) / 2, (line.bbox[1] + line.bbox[3]) / 2
+    return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
+
+
+def _scaled(box: BBox, factor: float) -> BBox:
+    return (box[0] / factor, box[1] / factor, box[2] / factor, box[3] / factor)
+
+
+def _table_boxes(state: PageState) -> list[BBox]:
+    gray = np.asarray(state.rendered.image.convert("L"))
+    return [_scaled(box, state.rendered.scale) for box in find_ruled_tables(gray)]
+
+
+def digital_blocks(state: PageState) -> list[Block]:
+    """Paragraphs from the text layer, figures from image objects, ruled tables."""
+    page = state.rendered
+    area = page.width * page.height
+    tables = _table_boxes(state)
+    lines = [ln for ln in page.lines if not any(_center_in(ln, t) for t in tables)]
+    blocks = group_lines(lines, page.width, page.height, source="textlayer")
+    for box in tables:
+        inside = tuple(ln for ln in page.lines if _center_in(ln, box))
+        blocks.append(Block(kind="table", bbox=box, lines=inside, source="grid"))
+    for box in page.image_boxes:
+        clipped = (max(0.0, box[0]), max(0.0, box[1]), min(page.width, box[2]),
+                   min(page.height, box[3]))
+        share = max(0.0, clipped[2] - clipped[0]) * max(0.0, clipped[3] - clipped[1]) / area
+        if _MIN_FIGURE_SHARE <= share < 0.95:
+            blocks.append(Block(kind="figure", bbox=clipped, source="pdf-image"))
+    return blocks
+
+
+def scan_blocks(state: PageState, ctx: RunContext) -> list[Block]:
+    """OCR line boxes and layout-model regions, reconciled; ruled tables from the raster."""
+    page = state.rendered
+    scale = page.scale
+    lines = [
+        ln.model_copy(update={"bbox": _scaled(ln.bbox, scale)}) for ln in detect_lines(page.image)
+    ]
+    regions = [(label, _scaled(box, scale), score) for label, box, score in
+               detect_regions(page.image)]
+    tables = _table_boxes(state)
+    regions = [r for r in regions if r[0] != "table"] + [("table", t, 1.0) for t in tables]
+    return merge_layout_regions(regions, lines, page.width, page.height, source="ocr")
+
+
+def _layout(state: PageState, ctx: RunContext) -> list[Block]:
+    page = state.rendered
+    blocks = digital_blocks(state) if state.trusted_text else scan_blocks(state, ctx)
+    return order_blocks(blocks, page.width, page.height)
+
+
+async def run_layout(ctx: RunContext, state: PageState) -> PageState:
+    """Fill ``state.blocks`` in reading order."""
+    state.blocks = await asyncio.to_thread(_layout, state, ctx)
+    return state

@@ -1,0 +1,101 @@
+"""Recognize stage: every block of a page goes to its route's engine chain, all at once.
+
+The first engine that answers wins; an engine that fails is recorded as an attempt and the
+next one is tried. A block whose whole chain fails becomes an ErrorItem (the page goes on).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from pagereader.context import RunContext
+from pagereader.engines.base import BlockRequest, crop_box
+from pagereader.errors import PagereaderError
+from pagereader.stages.routes import resolve_route, task_for
+from pagereader.stages.state import PageState
+from pagereader.types import Attempt, Block, BlockResult, ErrorItem, Recognition, Task
+
+logger = logging.getLogger(__name__)
+
+_EMBEDDED_CONCURRENCY = 2
+
+
+def _concurrency(ctx: RunContext, name: str) -> int:
+    engine_options = ctx.options.engines.get(name)
+    return int(getattr(engine_options, "max_concurrency", _EMBEDDED_CONCURRENCY))
+
+
+def build_request(state: PageState, block: Block) -> BlockRequest:
+    """The request for one block: its crop, the page's budget and script, the trusted text."""
+    page = state.rendered
+    decision = state.decision
+    assert decision is not None
+    box = crop_box(block.bbox, page.scale, page.image.size)
+    task: Task = task_for(block.kind)  # type: ignore[assignment]
+    return BlockRequest(
+        file=page.file,
+        page=page.index,
+        block=block,
+        task=task,
+        image=page.image.crop(box),
+        page_image=page.image,
+        scale=page.scale,
+        page_class=decision.page_class,
+        script=decision.script,
+        min_pixels=decision.min_pixels,
+        max_pixels=decision.max_pixels,
+        page_lines=page.lines if state.trusted_text else (),
+        crop_box_px=box,
+    )
+
+
+async def _call(ctx: RunContext, name: str, request: BlockRequest) -> Recognition:
+    engine = ctx.engines[name]
+    async with ctx.semaphore(name, _concurrency(ctx, name)):
+        return await engine.recognize(request)
+
+
+async def recognize_block(
+    ctx: RunContext, state: PageState, block: Block, chain: list[str]
+) -> tuple[BlockResult, ErrorItem | None]:
+    """Walk the chain until an engine answers; keep every attempt."""
+    request = build_request(state, block)
+    attempts: list[Attempt] = []
+    for name in chain:
+        start = time.perf_counter()
+        try:
+            answer = await _call(ctx, name, request)
+        except PagereaderError as exc:
+            attempts.append(Attempt(engine=name, ok=False, latency_s=time.perf_counter() - start,
+                                    error=exc.message))
+            continue
+        latency = time.perf_counter() - start
+        attempts.append(Attempt(engine=answer.engine, ok=True, latency_s=latency))
+        return BlockResult(
+            block=block, text=answer.text, html=answer.html, engine=answer.engine,
+            confidence=answer.confidence, latency_s=round(latency, 4), attempts=tuple(attempts),
+        ), None
+    reasons = "; ".join(f"{a.engine}: {a.error}" for a in attempts) or "no engine routed"
+    error = ErrorItem(
+        file=state.file, page=state.index, stage="recognize",
+        message=f"{block.kind} block {block.order} could not be read ({reasons})",
+        hint="check the route for this page class and block kind, and that its engines run",
+    )
+    return BlockResult(block=block, attempts=tuple(attempts)), error
+
+
+async def run_recognize(ctx: RunContext, state: PageState) -> PageState:
+    """Recognize all blocks of the page concurrently."""
+    assert state.decision is not None
+    page_class = state.decision.page_class
+    jobs = [
+        recognize_block(ctx, state, block, resolve_route(ctx.options.routes, page_class,
+                                                         block.kind))
+        for block in state.blocks
+    ]
+    done = await asyncio.gather(*jobs)
+    state.results = [result for result, _ in done]
+    state.errors.extend(error for _, error in done if error is not None)
+    return state

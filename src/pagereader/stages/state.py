@@ -1,0 +1,29 @@
+"""The state a page carries from stage to stage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pagereader.sources.base import RenderedPage
+from pagereader.types import Block, BlockResult, ErrorItem, PageDecision
+
+
+@dataclass
+class PageState:
+    """One page on its way through the stages; each stage fills its part."""
+
+    rendered: RenderedPage
+    decision: PageDecision | None = None
+    trusted_text: bool = False
+    blocks: list[Block] = field(default_factory=list)
+    results: list[BlockResult] = field(default_factory=list)
+    errors: list[ErrorItem] = field(default_factory=list)
+    markdown: str = ""
+
+    @property
+    def file(self) -> str:
+        return self.rendered.file
+
+    @property
+    def index(self) -> int:
+        return self.rendered.index

@@ -1,0 +1,208 @@
+"""The data flow's types: what each stage takes and gives.
+
+Coordinates: every bbox is ``(x0, y0, x1, y1)`` in page units with the origin at the top left.
+For PDF pages a unit is a PDF point (1/72 inch); for image pages it is a pixel. A rendered
+page carries ``scale`` (pixels per unit) so that a bbox maps onto its raster.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+BBox = tuple[float, float, float, float]
+PageClass = Literal["digital", "scan", "dense"]
+BlockKind = Literal[
+    "title", "text", "table", "figure", "formula", "caption", "header", "footer", "list"
+]
+Task = Literal["text", "table", "formula", "chart", "figure", "page", "context"]
+Script = Literal["latin", "han", "hangul", "mixed", "unknown"]
+Status = Literal["ok", "partial", "failed"]
+VerdictAction = Literal["accept", "retry", "escalate", "fallback", "review"]
+
+BLOCK_KINDS: tuple[BlockKind, ...] = (
+    "title", "text", "table", "figure", "formula", "caption", "header", "footer", "list",
+)
+TEXT_KINDS: frozenset[str] = frozenset({"title", "text", "caption", "header", "footer", "list"})
+
+
+class Frozen(BaseModel):
+    """Base of every data-flow type: immutable, no unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TextLine(Frozen):
+    """One line of text with its box: from the PDF text layer or from OCR detection."""
+
+    text: str
+    bbox: BBox
+    font_size: float = 0.0
+    confidence: float = 1.0
+    char_boxes: tuple[BBox, ...] = ()  # one box per character of ``text`` when known
+
+
+class TextLayerStats(Frozen):
+    """What the text layer holds before any judgement of it."""
+
+    chars: int = 0
+    garbage_chars: int = 0
+    unicode_map_errors: int = 0
+
+
+class PageFeatures(Frozen):
+    """Cheap per-page measurements the decision layer reads."""
+
+    text_chars: int = 0
+    text_coverage: float = 0.0
+    garbage_ratio: float = 0.0
+    image_fraction: float = 0.0
+    line_count: int = 0
+    median_font_size: float = 0.0
+    small_font_share: float = 0.0
+    ruling_lines: int = 0
+    ink_fraction: float = 0.0
+
+
+class PageDecision(Frozen):
+    """The decision layer's verdict on a page: what work it needs, and why."""
+
+    page_class: PageClass
+    max_pixels: int
+    min_pixels: int
+    script: Script = "unknown"
+    script_reason: str = ""
+    text_engine: str = ""
+    engine_reason: str = ""
+    reasons: tuple[str, ...] = ()
+    features: PageFeatures = Field(default_factory=PageFeatures)
+
+
+class Block(Frozen):
+    """A region of a page to recognize, in reading order."""
+
+    kind: BlockKind
+    bbox: BBox
+    order: int = 0
+    lines: tuple[TextLine, ...] = ()
+    source: str = "textlayer"
+
+
+class TableCell(Frozen):
+    """One cell of a rebuilt table grid."""
+
+    row: int
+    col: int
+    row_span: int = 1
+    col_span: int = 1
+    text: str = ""
+    bbox: BBox = (0.0, 0.0, 0.0, 0.0)
+
+
+class Table(Frozen):
+    """A table rebuilt as a grid: cells with spans, rendered as HTML or Markdown."""
+
+    rows: int
+    cols: int
+    cells: tuple[TableCell, ...]
+
+
+class Recognition(Frozen):
+    """What an engine answered for one block request."""
+
+    text: str = ""
+    html: str | None = None
+    confidence: float | None = None
+    engine: str
+    finish_reason: str | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    latency_s: float = 0.0
+    detail: str = ""
+
+
+class Finding(Frozen):
+    """One problem the verifier found in an answer."""
+
+    check: str
+    message: str
+    severity: Literal["info", "warn", "error"] = "warn"
+
+
+class Verdict(Frozen):
+    """The verifier's decision on a block and the findings behind it."""
+
+    action: VerdictAction = "accept"
+    findings: tuple[Finding, ...] = ()
+
+
+class Attempt(Frozen):
+    """One engine call made for a block (kept so the JSON shows fallbacks and failures)."""
+
+    engine: str
+    ok: bool
+    latency_s: float = 0.0
+    error: str = ""
+
+
+class BlockResult(Frozen):
+    """A recognized block: the block, its text (or table HTML), and how it was obtained."""
+
+    block: Block
+    text: str = ""
+    html: str | None = None
+    engine: str = ""
+    confidence: float | None = None
+    latency_s: float = 0.0
+    attempts: tuple[Attempt, ...] = ()
+    verdict: Verdict = Field(default_factory=Verdict)
+
+
+class ErrorItem(Frozen):
+    """A failure kept in the output instead of a silent gap."""
+
+    file: str
+    page: int | None = None
+    stage: str
+    message: str
+    hint: str = ""
+
+    def line(self) -> str:
+        """One human line: file, page, what went wrong, what to do."""
+        where = self.file if self.page is None else f"{self.file} page {self.page}"
+        tail = f" ({self.hint})" if self.hint else ""
+        return f"{where}: {self.message}{tail}"
+
+
+class StageTimes(Frozen):
+    """Seconds per stage for one page; ``total`` is their sum."""
+
+    stages: dict[str, float]
+    total: float
+
+
+class PageResult(Frozen):
+    """One page, recognized and assembled."""
+
+    index: int
+    width: float
+    height: float
+    decision: PageDecision | None = None
+    blocks: tuple[BlockResult, ...] = ()
+    notes: str = ""
+    markdown: str = ""
+    errors: tuple[ErrorItem, ...] = ()
+    timings: StageTimes | None = None
+
+
+class DocumentResult(Frozen):
+    """A parsed document: pages, errors and an overall status."""
+
+    schema_version: str
+    source: str
+    status: Status
+    page_count: int = 0
+    pages: tuple[PageResult, ...] = ()
+    errors: tuple[ErrorItem, ...] = ()
+    markdown: str = ""

@@ -1,0 +1,140 @@
+"""Paragraph grouping, kind guessing and line joining on synthetic line boxes."""
+
+from __future__ import annotations
+
+from pagereader.layout.paragraphs import (
+    block_text,
+    group_lines,
+    is_caption,
+    is_list_item,
+    is_page_number,
+    join_lines,
+)
+from pagereader.types import TextLine
+
+W, H = 612.0, 792.0
+
+
+def line(text: str, x0: float, y0: float, x1: float, size: float = 10.0) -> TextLine:
+    return TextLine(text=text, bbox=(x0, y0, x1, y0 + size), font_size=size)
+
+
+def column(texts: list[str], x0: float, y0: float, x1: float, step: float = 12.0) -> list[TextLine]:
+    return [line(t, x0, y0 + i * step, x1) for i, t in enumerate(texts)]
+
+
+def test_two_paragraphs_split_on_gap() -> None:
+    lines = column(["Alpha beta", "gamma delta."], 72, 100, 540) + column(
+        ["Second para", "goes on."], 72, 140, 540
+    )
+    blocks = group_lines(lines, W, H)
+    assert [block_text(b) for b in blocks] == ["Alpha beta gamma delta.", "Second para goes on."]
+    assert [b.kind for b in blocks] == ["text", "text"]
+    assert blocks[0].bbox == (72, 100, 540, 122)
+
+
+def test_columns_stay_apart() -> None:
+    left = column(["left one", "left two", "left three"], 72, 100, 290)
+    right = column(["right one", "right two"], 320, 100, 540)
+    blocks = group_lines(left + right, W, H)
+    texts = sorted(block_text(b) for b in blocks)
+    assert texts == ["left one left two left three", "right one right two"]
+
+
+def test_font_size_change_breaks_and_title_detected() -> None:
+    lines = [line("A Big Title", 72, 80, 400, size=20)] + column(
+        ["body text line one", "body text line two", "and three"], 72, 104, 540
+    )
+    blocks = group_lines(lines, W, H)
+    assert [(b.kind, block_text(b)) for b in blocks] == [
+        ("title", "A Big Title"),
+        ("text", "body text line one body text line two and three"),
+    ]
+
+
+def test_header_footer_bands() -> None:
+    lines = [
+        line("Annual Report 2024", 72, 20, 200, size=8),
+        *column(["Body text here.", "More body."], 72, 100, 540),
+        line("7", 300, 760, 306, size=8),
+    ]
+    blocks = group_lines(lines, W, H)
+    kinds = {block_text(b): b.kind for b in blocks}
+    assert kinds == {
+        "Annual Report 2024": "header",
+        "Body text here. More body.": "text",
+        "7": "footer",
+    }
+
+
+def test_list_items_each_a_block_with_continuation() -> None:
+    lines = [
+        line("• first item", 72, 100, 300),
+        line("continues here", 84, 112, 300),
+        line("• second item", 72, 124, 300),
+        line("1. numbered", 72, 136, 300),
+        line("一、總則", 72, 148, 300),
+        line("① 첫째", 72, 160, 300),
+        line("가. 항목", 72, 172, 300),
+    ]
+    blocks = group_lines(lines, W, H)
+    assert [(b.kind, block_text(b)) for b in blocks] == [
+        ("list", "• first item continues here"),
+        ("list", "• second item"),
+        ("list", "1. numbered"),
+        ("list", "一、總則"),
+        ("list", "① 첫째"),
+        ("list", "가. 항목"),
+    ]
+
+
+def test_caption_detected() -> None:
+    lines = [
+        *column(["Some body text", "that continues."], 72, 100, 540),
+        line("Figure 2: Results by region.", 72, 300, 400),
+        line("表 3 各區人口", 72, 330, 200),
+        line("그림 1. 구조", 72, 360, 200),
+    ]
+    blocks = group_lines(lines, W, H)
+    assert [b.kind for b in blocks] == ["text", "caption", "caption", "caption"]
+
+
+def test_ocr_lines_without_font_size_and_split_row() -> None:
+    lines = [
+        TextLine(text="Hello", bbox=(10, 100, 60, 120)),
+        TextLine(text="world", bbox=(70, 101, 120, 121)),
+        TextLine(text="next line", bbox=(10, 126, 120, 146)),
+    ]
+    blocks = group_lines(lines, 800, 1000, source="ocr")
+    assert len(blocks) == 1
+    assert block_text(blocks[0]) == "Hello world next line"
+    assert blocks[0].source == "ocr"
+
+
+def test_join_lines_cjk_latin_hyphen() -> None:
+    def j(*texts: str) -> str:
+        return join_lines([TextLine(text=t, bbox=(0, 0, 1, 1)) for t in texts])
+
+    assert j("第一條 本法", "所稱之主管機關") == "第一條 本法所稱之主管機關"
+    assert j("不得違反", "規定。") == "不得違反規定。"
+    assert j("interna-", "tional law") == "international law"
+    assert j("well-", "Known") == "well- Known"
+    assert j("end of", "line") == "end of line"
+    assert j("한국어 문장이", "이어진다") == "한국어 문장이 이어진다"
+    assert j("第1", "條") == "第1條"
+    assert j("見表", "2") == "見表2"
+    assert j("使用", "Python") == "使用 Python"
+
+
+def test_predicates() -> None:
+    assert is_list_item("- dash item") and is_list_item("(a) lettered") and is_list_item("(二) 款")
+    assert not is_list_item("-5 degrees") and not is_list_item("1.5 kg of sugar")
+    assert is_caption("Table 1: Sales") and is_caption("Fig. 3. A plot")
+    assert not is_caption("Table 1 shows that sales went up in every region of the country.", 3)
+    assert is_page_number("- 3 -") and is_page_number("Page 2 of 9") and is_page_number("12")
+    assert not is_page_number("Chapter 3")
+
+
+def test_empty_input() -> None:
+    assert group_lines([], W, H) == []
+    assert group_lines([line("   ", 0, 0, 10)], W, H) == []

@@ -1,0 +1,86 @@
+"""Reading order by XY-cut on synthetic page layouts."""
+
+from __future__ import annotations
+
+from pagereader.layout.reading_order import order_blocks
+from pagereader.types import BBox, Block, BlockKind
+
+W, H = 612.0, 792.0
+
+
+def blk(name: str, bbox: BBox, kind: BlockKind = "text") -> Block:
+    return Block(kind=kind, bbox=bbox, source=name)
+
+
+def names(blocks: list[Block]) -> list[str]:
+    assert [b.order for b in blocks] == list(range(len(blocks)))
+    return [b.source for b in blocks]
+
+
+def two_column_page() -> list[Block]:
+    return [
+        blk("footer", (290, 760, 320, 770), "footer"),
+        blk("R2", (320, 330, 540, 520)),
+        blk("L1", (72, 130, 295, 300)),
+        blk("header", (72, 20, 300, 30), "header"),
+        blk("title", (72, 70, 540, 110), "title"),
+        blk("R1", (320, 130, 540, 300)),
+        blk("L2", (72, 330, 295, 600)),
+        blk("footnote", (72, 640, 540, 700)),
+        blk("R3", (320, 540, 540, 610)),
+    ]
+
+
+def test_two_columns_with_spanning_title_and_footnote() -> None:
+    ordered = order_blocks(two_column_page(), W, H)
+    assert names(ordered) == [
+        "header", "title", "L1", "L2", "R1", "R2", "R3", "footnote", "footer",
+    ]
+
+
+def test_coincident_gaps_in_both_columns_do_not_interleave() -> None:
+    # Both columns have a paragraph break at the same height, and the left column runs longer.
+    blocks = [
+        blk("L1", (72, 100, 295, 200)),
+        blk("R1", (320, 100, 540, 200)),
+        blk("L2", (72, 220, 295, 320)),
+        blk("R2", (320, 220, 540, 300)),
+        blk("L3", (72, 340, 295, 400)),
+    ]
+    assert names(order_blocks(blocks, W, H)) == ["L1", "L2", "L3", "R1", "R2"]
+
+
+def test_single_column_with_right_aligned_line_reads_top_down() -> None:
+    blocks = [
+        blk("body", (72, 200, 540, 400)),
+        blk("greeting", (72, 150, 200, 165)),
+        blk("date", (420, 100, 540, 115)),
+    ]
+    assert names(order_blocks(blocks, W, H)) == ["date", "greeting", "body"]
+
+
+def test_sections_of_columns_under_full_width_figure() -> None:
+    blocks = [
+        blk("A1", (72, 80, 295, 200)),
+        blk("B1", (320, 80, 540, 200)),
+        blk("figure", (72, 220, 540, 400), "figure"),
+        blk("A2", (72, 420, 295, 700)),
+        blk("B2", (320, 420, 540, 700)),
+    ]
+    assert names(order_blocks(blocks, W, H)) == ["A1", "B1", "figure", "A2", "B2"]
+
+
+def test_slightly_overlapping_boxes_still_split_columns() -> None:
+    blocks = [
+        blk("title", (72, 60, 540, 90), "title"),
+        blk("L1", (72, 100, 307, 300)),
+        blk("R1", (305, 100, 540, 300)),
+        blk("L2", (72, 310, 307, 500)),
+        blk("R2", (305, 310, 540, 500)),
+    ]
+    assert names(order_blocks(blocks, W, H)) == ["title", "L1", "L2", "R1", "R2"]
+
+
+def test_empty_and_single() -> None:
+    assert order_blocks([], W, H) == []
+    assert names(order_blocks([blk("only", (0, 0, 10, 10))], W, H)) == ["only"]
