@@ -20,6 +20,7 @@ from pagereader.errors import PagereaderError
 from pagereader.options import Options
 from pagereader.render.json import SCHEMA_VERSION
 from pagereader.render.markdown import document_markdown
+from pagereader.render.writer import DocumentWriter
 from pagereader.sources import SourceDocument, open_source
 from pagereader.sources.base import RenderedPage
 from pagereader.stages.assemble import page_result, run_assemble
@@ -167,3 +168,22 @@ async def aparse(
 def parse(path: str | Path, options: Options | None = None) -> DocumentResult:
     """Synchronous wrapper over :func:`aparse`."""
     return asyncio.run(aparse(path, options))
+
+
+async def aparse_to_folder(
+    path: str | Path,
+    folder: Path,
+    ctx: RunContext,
+    cache: PageCache | None = None,
+) -> DocumentResult:
+    """Parse one document and write its outputs into ``folder``."""
+    writer = DocumentWriter(folder, overlays=ctx.options.output.overlays)
+
+    def on_page(result: PageResult, rendered: RenderedPage | None) -> None:
+        if rendered is not None:
+            writer.write_overlay(result, rendered.image, rendered.scale)
+
+    started = time.perf_counter()
+    result = await aparse(path, ctx=ctx, on_page=on_page, cache=cache)
+    writer.finish(result, ctx.options.budget.target_page_s, time.perf_counter() - started)
+    return result

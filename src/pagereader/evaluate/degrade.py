@@ -112,11 +112,17 @@ def degrade(
     return Image.fromarray(out)
 
 
-def psnr(reference: Image.Image, degraded: Image.Image) -> float:
-    """Peak signal-to-noise ratio in dB of a degraded page against its clean render."""
-    a = np.asarray(reference.convert("L"), dtype=np.float64)
-    b = np.asarray(degraded.convert("L").resize(reference.size), dtype=np.float64)
-    mse = float(np.mean((a - b) ** 2))
+def psnr(reference: Image.Image, degraded: Image.Image, skew_deg: float = 0.0) -> float:
+    """Peak signal-to-noise ratio in dB of a scan against its clean render.
+
+    The clean render is first skewed by ``skew_deg`` so that the figure measures the damage
+    to the pixels, not the misalignment of the page.
+    """
+    a = np.asarray(reference.convert("L"), dtype=np.float32)
+    if skew_deg:
+        a = _rotate(a, skew_deg)
+    b = np.asarray(degraded.convert("L").resize(reference.size), dtype=np.float32)
+    mse = float(np.mean((a.astype(np.float64) - b) ** 2))
     if mse == 0:
         return float("inf")
     return 10.0 * float(np.log10(255.0**2 / mse))

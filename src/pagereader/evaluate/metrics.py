@@ -193,6 +193,18 @@ def critical_patterns(lang: str, extra: Iterable[str] = ()) -> tuple[str, ...]:
     return DEFAULT_CRITICAL.get(base, (_NUMBER,))
 
 
+def _classed_tokens(text: str, patterns: Sequence[str]) -> list[tuple[str, int]]:
+    if not patterns:
+        return []
+    combined = re.compile("|".join(f"(?P<c{i}>{p})" for i, p in enumerate(patterns)))
+    flat = normalize(text, keep_spaces=True)
+    out: list[tuple[str, int]] = []
+    for m in combined.finditer(flat):
+        if m.group(0).strip():
+            out.append((_WS.sub("", m.group(0)), int(str(m.lastgroup)[1:])))
+    return out
+
+
 def critical_tokens(text: str, patterns: Sequence[str]) -> list[str]:
     """The ordered, non-overlapping matches of ``patterns`` in NFKC text, spaces removed.
 
@@ -200,11 +212,7 @@ def critical_tokens(text: str, patterns: Sequence[str]) -> list[str]:
     earlier pattern wins and a longer alternative listed first (``不得`` before ``得``) is
     taken whole; an article number's digits are not counted again as a plain number.
     """
-    if not patterns:
-        return []
-    combined = re.compile("|".join(f"(?:{p})" for p in patterns))
-    flat = normalize(text, keep_spaces=True)
-    return [_WS.sub("", m.group(0)) for m in combined.finditer(flat) if m.group(0).strip()]
+    return [token for token, _ in _classed_tokens(text, patterns)]
 
 
 @dataclass(frozen=True)
@@ -218,6 +226,39 @@ class CriticalResult:
     changes: tuple[str, ...] = field(default=())
 
 
+def _token_changes(ref: list[tuple[str, int]], hyp: list[tuple[str, int]]) -> list[str]:
+    """A minimal edit script in which a token is only replaced by one of its own pattern
+    (an article number by an article number, a modal by a modal), so reports read well."""
+    n, m = len(ref), len(hyp)
+    cost = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n + 1):
+        for j in range(m + 1):
+            if i == 0 or j == 0:
+                cost[i][j] = i + j
+                continue
+            a, b = ref[i - 1], hyp[j - 1]
+            sub = 0 if a[0] == b[0] else (1 if a[1] == b[1] else 2)
+            cost[i][j] = min(cost[i - 1][j] + 1, cost[i][j - 1] + 1, cost[i - 1][j - 1] + sub)
+    changes: list[str] = []
+    i, j = n, m
+    while i or j:
+        if i and j:
+            a, b = ref[i - 1], hyp[j - 1]
+            sub = 0 if a[0] == b[0] else (1 if a[1] == b[1] else 2)
+            if sub < 2 and cost[i][j] == cost[i - 1][j - 1] + sub:
+                if sub:
+                    changes.append(f"{a[0]}->{b[0]}")
+                i, j = i - 1, j - 1
+                continue
+        if i and cost[i][j] == cost[i - 1][j] + 1:
+            changes.append(f"-{ref[i - 1][0]}")
+            i -= 1
+        else:
+            changes.append(f"+{hyp[j - 1][0]}")
+            j -= 1
+    return changes[::-1]
+
+
 def critical_agreement(hypothesis: str, reference: str, patterns: Sequence[str]) -> CriticalResult:
     """Critical-token agreement: the token sequences must be equal.
 
@@ -225,23 +266,13 @@ def critical_agreement(hypothesis: str, reference: str, patterns: Sequence[str])
     Lev(T(h), T(r)) / max(|T(h)|, |T(r)|)`` over tokens (1.0 when both are empty).
     ``changes`` lists each edit as ``ref->hyp``, ``-ref`` (dropped) or ``+hyp`` (invented).
     """
-    ref = critical_tokens(reference, patterns)
-    hyp = critical_tokens(hypothesis, patterns)
+    ref_classed = _classed_tokens(reference, patterns)
+    hyp_classed = _classed_tokens(hypothesis, patterns)
+    ref = [t for t, _ in ref_classed]
+    hyp = [t for t, _ in hyp_classed]
     longest = max(len(ref), len(hyp))
     score = 1.0 if longest == 0 else 1.0 - Levenshtein.distance(hyp, ref) / longest
-    changes: list[str] = []
-    for op in Levenshtein.opcodes(ref, hyp):
-        if op.tag == "replace":
-            changes.extend(
-                f"{a}->{b}"
-                for a, b in zip(
-                    ref[op.src_start : op.src_end], hyp[op.dest_start : op.dest_end], strict=True
-                )
-            )
-        elif op.tag == "delete":
-            changes.extend(f"-{a}" for a in ref[op.src_start : op.src_end])
-        elif op.tag == "insert":
-            changes.extend(f"+{b}" for b in hyp[op.dest_start : op.dest_end])
+    changes = [] if ref == hyp else _token_changes(ref_classed, hyp_classed)
     return CriticalResult(ref == hyp, score, tuple(ref), tuple(hyp), tuple(changes))
 
 

@@ -109,9 +109,7 @@ def join_lines(lines: Sequence[TextLine]) -> str:
             and _is_latin_letter(out[-2])
             and _is_latin_letter(first)
             and first.islower()
-        ):
-            out = out[:-1] + text
-        elif last == "\u00ad":
+        ) or last == "\u00ad":
             out = out[:-1] + text
         elif (is_cjk(last) and not _is_spaced(first)) or (is_cjk(first) and not _is_spaced(last)):
             out += text
@@ -176,9 +174,9 @@ def guess_kind(
     short = len(text) <= 80 and len(lines) <= 2
     in_top = box[3] <= page_height * BAND
     in_bottom = box[1] >= page_height * (1 - BAND)
-    if (in_top or in_bottom) and short and (has_body or is_page_number(text)):
-        if not (body_size > 0 and size >= 1.25 * body_size and not is_page_number(text)):
-            return "header" if in_top else "footer"
+    looks_title = body_size > 0 and size >= 1.25 * body_size and not is_page_number(text)
+    if (in_top or in_bottom) and short and (has_body or is_page_number(text)) and not looks_title:
+        return "header" if in_top else "footer"
     if is_caption(text, len(lines)):
         return "caption"
     if is_list_item(lines[0].text):

@@ -58,7 +58,9 @@ def _overlaps(a: BBox, b: BBox, iou: float = 0.5, contain: float = 0.85) -> bool
     if inter <= 0:
         return False
     smaller = min(area(a), area(b))
-    return inter / (area(a) + area(b) - inter) >= iou or (smaller > 0 and inter / smaller >= contain)
+    return inter / (area(a) + area(b) - inter) >= iou or (
+        smaller > 0 and inter / smaller >= contain
+    )
 
 
 def _family(kind: BlockKind) -> str:
@@ -73,12 +75,9 @@ def _suppress(regions: list[tuple[BlockKind, BBox, float]]) -> list[tuple[BlockK
     """
     kept: list[tuple[BlockKind, BBox, float]] = []
     for kind, box, score in sorted(regions, key=lambda r: -r[2]):
-        duplicate = any(
-            _family(k) == _family(kind) and _overlaps(b, box) for k, b, _ in kept
-        )
+        duplicate = any(_family(k) == _family(kind) and _overlaps(b, box) for k, b, _ in kept)
         inside_visual = _family(kind) == "text" and any(
-            _family(k) == "visual" and intersection(b, box) >= 0.8 * area(box)
-            for k, b, _ in kept
+            _family(k) == "visual" and intersection(b, box) >= 0.8 * area(box) for k, b, _ in kept
         )
         if not (duplicate or inside_visual):
             kept.append((kind, box, score))

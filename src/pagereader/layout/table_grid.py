@@ -24,8 +24,9 @@ from pagereader.types import BBox, Table, TableCell, TextLine
 logger = logging.getLogger(__name__)
 
 Gray = npt.NDArray[np.uint8]
-_Segment = tuple[float, float, float]
-"""A ruling segment: its position across, and where it starts and ends along its direction."""
+_Segment = tuple[float, float, float, float, float]
+"""A ruling segment: its mid position across, its start and end along its direction, and its
+extent across (lowest, highest), which a slightly skewed rule widens."""
 
 
 @dataclass(frozen=True)
@@ -56,12 +57,22 @@ class Grid:
         return len(self.xs) - 1
 
 
+def as_gray(image: npt.NDArray[np.generic]) -> Gray:
+    """A single-channel uint8 view of a page raster (RGB, RGBA or gray)."""
+    array = np.asarray(image)
+    if array.ndim == 3:
+        code = cv2.COLOR_RGBA2GRAY if array.shape[2] == 4 else cv2.COLOR_RGB2GRAY
+        array = cv2.cvtColor(array.astype(np.uint8), code)
+    return np.asarray(array, dtype=np.uint8)
+
+
 def _binary(gray: Gray) -> Gray:
     """Ink as 255 on 0, by Otsu's threshold; an even image has no ink."""
+    gray = as_gray(gray)
     if gray.size == 0 or int(gray.max()) - int(gray.min()) < 32:
         return np.zeros_like(gray)
     _, bw = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
-    return bw
+    return np.asarray(bw, dtype=np.uint8)
 
 
 def _rulings(bw: Gray, length: int, horizontal: bool) -> Gray:
@@ -69,18 +80,20 @@ def _rulings(bw: Gray, length: int, horizontal: bool) -> Gray:
     size = (max(length, 2), 1) if horizontal else (1, max(length, 2))
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, size)
     opened = cv2.morphologyEx(bw, cv2.MORPH_OPEN, kernel)
-    return cv2.dilate(opened, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    grown = cv2.dilate(opened, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    return np.asarray(grown, dtype=np.uint8)
 
 
-def _segments(mask: Gray, horizontal: bool) -> list[_Segment]:
-    """Connected ruling pieces as (position across, start along, end along)."""
+def _segments(mask: Gray, horizontal: bool, dx: int = 0, dy: int = 0) -> list[_Segment]:
+    """Connected ruling pieces, in the image's coordinates shifted by (dx, dy)."""
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    out = []
+    out: list[_Segment] = []
     for x, y, w, h, _area in stats[1:count]:
+        x0, y0, x1, y1 = float(x + dx), float(y + dy), float(x + w + dx), float(y + h + dy)
         if horizontal:
-            out.append((y + h / 2.0, float(x), float(x + w)))
+            out.append(((y0 + y1) / 2, x0, x1, y0, y1))
         else:
-            out.append((x + w / 2.0, float(y), float(y + h)))
+            out.append(((x0 + x1) / 2, y0, y1, x0, x1))
     return out
 
 
@@ -95,8 +108,21 @@ def _cluster(positions: Sequence[float], tol: float) -> list[float]:
     return [sum(g) / len(g) for g in groups]
 
 
-def _near(value: float, marks: Sequence[float], tol: float) -> bool:
-    return any(abs(value - m) <= tol for m in marks)
+def _meets(along: float, across: float, rules: Sequence[_Segment], tol: float) -> bool:
+    """True when the point (along a rule, across it) lies on one of the given rules."""
+    return any(
+        r[1] - tol <= along <= r[2] + tol and r[3] - tol <= across <= r[4] + tol for r in rules
+    )
+
+
+def _bounds(segs: Sequence[_Segment], low: float, high: float, tol: float) -> list[float]:
+    """Rule positions, plus the box edges where no rule lies along them (open tables)."""
+    marks = [s[0] for s in segs]
+    if not segs or min(s[3] for s in segs) > low + tol:
+        marks.append(low)
+    if not segs or max(s[4] for s in segs) < high - tol:
+        marks.append(high)
+    return marks
 
 
 def find_ruled_tables(gray: Gray) -> list[BBox]:
@@ -106,8 +132,9 @@ def find_ruled_tables(gray: Gray) -> list[BBox]:
     h_mask = _rulings(bw, max(20, width // 30), horizontal=True)
     v_mask = _rulings(bw, max(12, height // 80), horizontal=False)
     h_segs, v_segs = _segments(h_mask, True), _segments(v_mask, False)
-    contours, _ = cv2.findContours(cv2.bitwise_or(h_mask, v_mask), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_SIMPLE)
+    contours, _ = cv2.findContours(
+        cv2.bitwise_or(h_mask, v_mask), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
+    )
     tables: list[BBox] = []
     for contour in contours:
         x, y, w, h = cv2.boundingRect(contour)
@@ -125,7 +152,7 @@ def find_ruled_tables(gray: Gray) -> list[BBox]:
 
 
 def _inside(seg: _Segment, box: BBox, horizontal: bool) -> bool:
-    pos, start, end = seg
+    pos, start, end = seg[:3]
     mid = (start + end) / 2
     x, y = (mid, pos) if horizontal else (pos, mid)
     return box[0] - 2 <= x <= box[2] + 2 and box[1] - 2 <= y <= box[3] + 2
@@ -148,27 +175,26 @@ def _coverage(segs: Sequence[_Segment], pos: float, lo: float, hi: float, tol: f
 def build_grid(gray: Gray, bbox_px: BBox) -> Grid:
     """Row and column boundaries of the ruled table in ``bbox_px``, with merged cells as spans."""
     x0, y0 = max(int(bbox_px[0]) - 3, 0), max(int(bbox_px[1]) - 3, 0)
-    x1, y1 = min(int(np.ceil(bbox_px[2])) + 4, gray.shape[1]), min(
-        int(np.ceil(bbox_px[3])) + 4, gray.shape[0]
+    x1, y1 = (
+        min(int(np.ceil(bbox_px[2])) + 4, gray.shape[1]),
+        min(int(np.ceil(bbox_px[3])) + 4, gray.shape[0]),
     )
     bw = _binary(gray[y0:y1, x0:x1])
     ch, cw = bw.shape
     tol = max(6.0, 0.012 * max(cw, ch))
-    h_segs = [
-        (p + y0, a + x0, b + x0)
-        for p, a, b in _segments(_rulings(bw, max(15, cw // 25), True), True)
-    ]
-    v_segs = [
-        (p + x0, a + y0, b + y0)
-        for p, a, b in _segments(_rulings(bw, max(12, ch // 25), False), False)
-    ]
+    h_all = _segments(_rulings(bw, max(15, cw // 25), True), True, x0, y0)
+    v_all = _segments(_rulings(bw, max(12, ch // 25), False), False, x0, y0)
     left, top, right, bottom = bbox_px
-    ys = _cluster([s[0] for s in h_segs] + [top, bottom], tol)
     # A vertical rule runs from one horizontal rule to another; a glyph stroke floats in a cell.
-    v_segs = [s for s in v_segs if _near(s[1], ys, tol) and _near(s[2], ys, tol)]
-    xs = _cluster([s[0] for s in v_segs] + [left, right], tol)
-    h_segs = [s for s in h_segs if _near(s[1], xs, tol) and _near(s[2], xs, tol)]
-    ys = _cluster([s[0] for s in h_segs] + [top, bottom], tol)
+    v_segs = [s for s in v_all if _meets(s[0], s[1], h_all, tol) and _meets(s[0], s[2], h_all, tol)]
+    h_segs = [
+        s
+        for s in h_all
+        if (_meets(s[0], s[1], v_segs, tol) or abs(s[1] - left) <= tol)
+        and (_meets(s[0], s[2], v_segs, tol) or abs(s[2] - right) <= tol)
+    ]
+    xs = _cluster(_bounds(v_segs, left, right, tol), tol)
+    ys = _cluster(_bounds(h_segs, top, bottom, tol), tol)
     cells = _spans(xs, ys, h_segs, v_segs, tol)
     return Grid(xs=tuple(xs), ys=tuple(ys), cells=tuple(cells))
 
@@ -303,7 +329,12 @@ def fill_table(grid: Grid, words: Sequence[TextLine], scale: float) -> Table:
             row_span=cell.row_span,
             col_span=cell.col_span,
             text=join_lines(_reading_order(found[index])),
-            bbox=tuple(v / scale for v in cell.bbox),  # type: ignore[arg-type]
+            bbox=(
+                cell.bbox[0] / scale,
+                cell.bbox[1] / scale,
+                cell.bbox[2] / scale,
+                cell.bbox[3] / scale,
+            ),
         )
         for index, cell in enumerate(grid.cells)
     )

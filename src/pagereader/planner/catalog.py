@@ -68,19 +68,13 @@ class ModelSpec:
         return self.layers - self.kv_layers
 
 
-_QWEN25_VL_PIXELS = {"min_pixels": 3136, "max_pixels": 12845056}
+_QWEN25_MIN, _QWEN25_MAX = 3136, 12845056
 # Qwen2.5-VL preprocessor_config.json: min_pixels 3136, max_pixels 12845056, patch 14, merge 2.
-_QWEN3_VL_PIXELS = {"min_pixels": 65536, "max_pixels": 16777216}
+_QWEN3_MIN, _QWEN3_MAX = 65536, 16777216
 # Qwen3-VL and Qwen3.5 preprocessor_config.json: size.shortest_edge 65536 and size.longest_edge
 # 16777216 (these are pixel counts, not edges), patch_size 16, merge_size 2.
 
-_GDN_35 = {
-    "linear_key_heads": 16,
-    "linear_key_dim": 128,
-    "linear_value_dim": 128,
-    "linear_conv_kernel": 4,
-    "linear_state_bytes": 4,
-}
+_GDN_KEY_HEADS, _GDN_HEAD_DIM, _GDN_CONV_KERNEL, _GDN_STATE_BYTES = 16, 128, 4, 4
 # Qwen3.5 text_config: linear_num_key_heads 16, linear_key_head_dim 128, linear_value_head_dim
 # 128, linear_conv_kernel_dim 4, mamba_ssm_dtype float32 (the recurrent state is kept in fp32),
 # full_attention_interval 4 (one layer in four keeps a KV cache).
@@ -137,7 +131,8 @@ MODELS: tuple[ModelSpec, ...] = (
         patch_size=14,
         merge_size=2,
         vision_hidden=1280,
-        **_QWEN25_VL_PIXELS,
+        min_pixels=_QWEN25_MIN,
+        max_pixels=_QWEN25_MAX,
         int4_repo="Qwen/Qwen2.5-VL-7B-Instruct-AWQ",
         aliases=("qwen2.5-vl",),
         sources=("huggingface.co/Qwen/Qwen2.5-VL-7B-Instruct config.json",),
@@ -158,7 +153,8 @@ MODELS: tuple[ModelSpec, ...] = (
         patch_size=16,
         merge_size=2,
         vision_hidden=1024,
-        **_QWEN3_VL_PIXELS,
+        min_pixels=_QWEN3_MIN,
+        max_pixels=_QWEN3_MAX,
         sources=("huggingface.co/Qwen/Qwen3-VL-4B-Instruct config.json",),
     ),
     ModelSpec(
@@ -178,7 +174,8 @@ MODELS: tuple[ModelSpec, ...] = (
         patch_size=16,
         merge_size=2,
         vision_hidden=1152,
-        **_QWEN3_VL_PIXELS,
+        min_pixels=_QWEN3_MIN,
+        max_pixels=_QWEN3_MAX,
         sources=("huggingface.co/Qwen/Qwen3-VL-8B-Instruct config.json",),
     ),
     ModelSpec(
@@ -197,7 +194,8 @@ MODELS: tuple[ModelSpec, ...] = (
         patch_size=16,
         merge_size=2,
         vision_hidden=1152,
-        **_QWEN3_VL_PIXELS,
+        min_pixels=_QWEN3_MIN,
+        max_pixels=_QWEN3_MAX,
         int4_repo="<org>/Qwen3-VL-32B-Instruct-AWQ",
         sources=("huggingface.co/Qwen/Qwen3-VL-32B-Instruct config.json",),
     ),
@@ -219,7 +217,8 @@ MODELS: tuple[ModelSpec, ...] = (
         patch_size=16,
         merge_size=2,
         vision_hidden=1152,
-        **_QWEN3_VL_PIXELS,
+        min_pixels=_QWEN3_MIN,
+        max_pixels=_QWEN3_MAX,
         int4_repo="<org>/Qwen3-VL-30B-A3B-Instruct-AWQ",
         sources=("THUDM/slime scripts/models/qwen3-vl-30b-a3b.sh",),
     ),
@@ -241,7 +240,8 @@ MODELS: tuple[ModelSpec, ...] = (
         patch_size=16,
         merge_size=2,
         vision_hidden=1152,
-        **_QWEN3_VL_PIXELS,
+        min_pixels=_QWEN3_MIN,
+        max_pixels=_QWEN3_MAX,
         int4_repo="<org>/Qwen3-VL-235B-A22B-Instruct-AWQ",
         sources=("THUDM/slime scripts/models/qwen3-vl-235b-a22b.sh",),
     ),
@@ -263,10 +263,15 @@ MODELS: tuple[ModelSpec, ...] = (
         patch_size=16,
         merge_size=2,
         vision_hidden=1152,
-        **_QWEN3_VL_PIXELS,
+        min_pixels=_QWEN3_MIN,
+        max_pixels=_QWEN3_MAX,
         reasoning=True,
         linear_value_heads=48,
-        **_GDN_35,
+        linear_key_heads=_GDN_KEY_HEADS,
+        linear_key_dim=_GDN_HEAD_DIM,
+        linear_value_dim=_GDN_HEAD_DIM,
+        linear_conv_kernel=_GDN_CONV_KERNEL,
+        linear_state_bytes=_GDN_STATE_BYTES,
         int4_repo="<org>/Qwen3.5-27B-AWQ",
         aliases=("qwen3.8-27b",),
         sources=("THUDM/slime scripts/models/qwen3.5-27B.sh", "Qwen3.5-27B text_config"),
@@ -289,10 +294,15 @@ MODELS: tuple[ModelSpec, ...] = (
         patch_size=16,
         merge_size=2,
         vision_hidden=1152,
-        **_QWEN3_VL_PIXELS,
+        min_pixels=_QWEN3_MIN,
+        max_pixels=_QWEN3_MAX,
         reasoning=True,
         linear_value_heads=32,
-        **_GDN_35,
+        linear_key_heads=_GDN_KEY_HEADS,
+        linear_key_dim=_GDN_HEAD_DIM,
+        linear_value_dim=_GDN_HEAD_DIM,
+        linear_conv_kernel=_GDN_CONV_KERNEL,
+        linear_state_bytes=_GDN_STATE_BYTES,
         int4_repo="<org>/Qwen3.5-35B-A3B-AWQ",
         sources=("THUDM/slime scripts/models/qwen3.5-35B-A3B.sh",),
     ),
@@ -367,8 +377,7 @@ NOTES: tuple[PlatformNote, ...] = (
         memory="v5e 16 GB HBM per chip, v6e 32 GB HBM per chip",
         verified=(
             "tpu-inference recommends v5e, v6e and v7x (seed 000)",
-            "Qwen2.5-VL-7B-Instruct passes unit and correctness tests, not performance "
-            "(seed 000)",
+            "Qwen2.5-VL-7B-Instruct passes unit and correctness tests, not performance (seed 000)",
             "Gemma 4 multimodal models are fully tested (seed 000)",
         ),
         hypotheses=(

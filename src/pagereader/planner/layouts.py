@@ -318,7 +318,9 @@ def _spread(instances: list[Instance]) -> None:
             continue
         total = sum(i.utilization for i in group)
         for inst in group:
-            inst.utilization = math.floor(inst.utilization / total * GPU_MEMORY_UTILIZATION * 100) / 100
+            inst.utilization = (
+                math.floor(inst.utilization / total * GPU_MEMORY_UTILIZATION * 100) / 100
+            )
 
 
 def decode_seconds_per_token(model: ModelSpec, dtype: WeightDtype, tp: int, gpu: GpuSpec) -> float:

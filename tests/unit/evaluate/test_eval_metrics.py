@@ -47,7 +47,7 @@ def test_normalize_folds_width_whitespace_and_variants() -> None:
 def test_markdown_stripping_keeps_text_only() -> None:
     md = "# 標題\n\n**粗體** and *it* [link](http://x)\n\n| a | b |\n|---|---|\n| 1 | 2 |"
     assert normalize(md, markdown=True) == "標題粗體anditlinkab12"
-    assert strip_markdown("<b>x</b><br/>y") .split() == ["x", "y"]
+    assert strip_markdown("<b>x</b><br/>y").split() == ["x", "y"]
 
 
 def test_wer_counts_words() -> None:

@@ -42,9 +42,8 @@ def test_columns_stay_apart() -> None:
 
 
 def test_font_size_change_breaks_and_title_detected() -> None:
-    lines = [line("A Big Title", 72, 80, 400, size=20)] + column(
-        ["body text line one", "body text line two", "and three"], 72, 104, 540
-    )
+    body = column(["body text line one", "body text line two", "and three"], 72, 104, 540)
+    lines = [line("A Big Title", 72, 80, 400, size=20), *body]
     blocks = group_lines(lines, W, H)
     assert [(b.kind, block_text(b)) for b in blocks] == [
         ("title", "A Big Title"),

@@ -34,7 +34,15 @@ def two_column_page() -> list[Block]:
 def test_two_columns_with_spanning_title_and_footnote() -> None:
     ordered = order_blocks(two_column_page(), W, H)
     assert names(ordered) == [
-        "header", "title", "L1", "L2", "R1", "R2", "R3", "footnote", "footer",
+        "header",
+        "title",
+        "L1",
+        "L2",
+        "R1",
+        "R2",
+        "R3",
+        "footnote",
+        "footer",
     ]
 
 

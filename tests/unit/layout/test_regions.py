@@ -50,8 +50,9 @@ def test_regions_snap_relabel_and_leftovers() -> None:
 
 
 def test_title_label_with_many_lines_is_text() -> None:
-    lines = [ocr(f"line {i} of a long paragraph of body text", 150, 300 + 32 * i, 1000)
-             for i in range(5)]
+    lines = [
+        ocr(f"line {i} of a long paragraph of body text", 150, 300 + 32 * i, 1000) for i in range(5)
+    ]
     blocks = merge_layout_regions([("title", (140.0, 290.0, 1010.0, 460.0), 0.9)], lines, W, H)
     assert [(b.kind, len(b.lines)) for b in blocks] == [("text", 5)]
 

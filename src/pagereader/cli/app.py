@@ -1,0 +1,23 @@
+"""The ``pagereader`` command: one module per subcommand, mounted here."""
+
+from __future__ import annotations
+
+import typer
+
+from pagereader.cli import plan
+from pagereader.cli.parse import parse_command
+
+app = typer.Typer(
+    name="pagereader",
+    help="Read slide decks, PDFs and scans into faithful Markdown and JSON.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.command("parse")(parse_command)
+app.add_typer(plan.app, name="plan")
+
+
+def main() -> None:
+    """Console entry point."""
+    app()

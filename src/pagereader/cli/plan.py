@@ -1,0 +1,138 @@
+"""`pagereader plan`: what fits where, the serve commands, and a config for the layout."""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from pagereader.errors import ConfigError
+from pagereader.planner import (
+    emit_config,
+    fit,
+    get_model,
+    markdown,
+    model_report,
+    parse_gpus,
+    plan_report,
+    recommend,
+)
+from pagereader.planner.catalog import SEED_TABLE_MODELS
+from pagereader.planner.memory import PAGE_H, PAGE_W
+from pagereader.planner.report import PlanReport, table_rows
+
+app = typer.Typer(
+    help="Plan serving: memory budgets, what fits where, vllm serve commands.",
+    invoke_without_command=True,
+    no_args_is_help=False,
+)
+
+DEFAULT_LAYOUT_MODELS = "parser,qwen3-vl-8b"
+
+
+class Format(StrEnum):
+    table = "table"
+    json = "json"
+    markdown = "markdown"
+
+
+def _fail(err: ConfigError) -> typer.Exit:
+    typer.echo(f"error: {err.message}" + (f" ({err.hint})" if err.hint else ""), err=True)
+    return typer.Exit(2)
+
+
+def _print_table(report: PlanReport) -> None:
+    console = Console(width=200)
+    header, rows = table_rows(report)
+    table = Table(*header, title="What fits where")
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+    for lay in report.layouts:
+        verdict = "meets" if lay.meets_target else "misses"
+        console.print(
+            f"\n[bold]{lay.gpus}[/bold]: about {lay.slide_s:.1f} s a slide "
+            f"({verdict} the {lay.target_s:g} s target)"
+        )
+        for inst in lay.instances:
+            console.print(inst.command, markup=False, highlight=False)
+        for warning in lay.warnings:
+            console.print(f"warning: {warning}", markup=False, highlight=False)
+
+
+@app.callback()
+def plan(
+    ctx: typer.Context,
+    gpus: Annotated[
+        str, typer.Option(help="GPU sets, e.g. 2xA100-40 or 2xA100-40,4xA100-80")
+    ] = "2xA100-40",
+    models: Annotated[
+        str | None,
+        typer.Option(help=f"Models to place (default {DEFAULT_LAYOUT_MODELS}; table: seed rows)"),
+    ] = None,
+    target_s: Annotated[float, typer.Option("--target-s", min=0.1, help="Seconds a slide")] = 5.0,
+    fmt: Annotated[Format, typer.Option("--format", help="table, json or markdown")] = Format.table,
+    emit_config_path: Annotated[
+        Path | None,
+        typer.Option("--emit-config", help="Write a pagereader engines/routes TOML for the layout"),
+    ] = None,
+) -> None:
+    """The what-fits-where table, a recommended layout, and its vllm serve commands."""
+    if ctx.invoked_subcommand is not None:
+        return
+    try:
+        sets = parse_gpus(gpus)
+        layout_models = [get_model(m) for m in (models or DEFAULT_LAYOUT_MODELS).split(",") if m]
+        table_models = layout_models if models else [get_model(m) for m in SEED_TABLE_MODELS]
+        if emit_config_path is not None and len(sets) != 1:
+            raise ConfigError("--emit-config needs exactly one GPU set in --gpus")
+    except ConfigError as err:
+        raise _fail(err) from err
+    fits = [fit(m, s) for m in table_models for s in sets]
+    layouts = [recommend(layout_models, s, target_s) for s in sets]
+    report = plan_report(sets, table_models, fits, layouts)
+    if emit_config_path is not None:
+        emit_config_path.write_text(emit_config(layouts[0]), encoding="utf-8")
+    if fmt is Format.json:
+        typer.echo(report.model_dump_json(indent=2))
+    elif fmt is Format.markdown:
+        typer.echo(markdown(report), nl=False)
+    else:
+        _print_table(report)
+
+
+def _parse_image(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*(\d+)\s*[x×]\s*(\d+)\s*", text)
+    if match is None:
+        raise ConfigError(
+            f"cannot read image size {text!r}", hint="write WIDTHxHEIGHT, e.g. 1654x2339"
+        )
+    return int(match.group(1)), int(match.group(2))
+
+
+@app.command("model")
+def model_cmd(
+    name: Annotated[str, typer.Argument(help="Model key, alias or repo id")],
+    image: Annotated[str, typer.Option(help="Image size WIDTHxHEIGHT")] = f"{PAGE_W}x{PAGE_H}",
+    max_pixels: Annotated[int | None, typer.Option("--max-pixels", min=1)] = None,
+    min_pixels: Annotated[int | None, typer.Option("--min-pixels", min=1)] = None,
+    fmt: Annotated[Format, typer.Option("--format", help="json or table")] = Format.json,
+) -> None:
+    """One model's facts: KV bytes a token, weights by precision, visual tokens of an image."""
+    try:
+        width, height = _parse_image(image)
+        report = model_report(get_model(name), width, height, min_pixels, max_pixels)
+    except ConfigError as err:
+        raise _fail(err) from err
+    if fmt is Format.json:
+        typer.echo(report.model_dump_json(indent=2))
+        return
+    table = Table("fact", "value", title=report.repo)
+    for key, value in report.model_dump().items():
+        table.add_row(key, str(value))
+    Console(width=200).print(table)

@@ -1,0 +1,119 @@
+"""`pagereader plan` through Typer, mounted the way the root app mounts it."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import typer
+from typer.testing import CliRunner
+
+from pagereader.cli import plan
+from pagereader.options import OpenAIEngineOptions, load_config
+from pagereader.planner import ModelReport, PlanReport
+
+root = typer.Typer()
+root.add_typer(plan.app, name="plan")
+runner = CliRunner()
+
+
+def test_plan_model_json_pins_the_figures_and_follows_the_schema() -> None:
+    result = runner.invoke(
+        root, ["plan", "model", "qwen3-vl-32b", "--image", "1654x2339", "--format", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    ModelReport.model_validate(data)
+    assert data["kv_bytes_per_token"] == {"bf16": 262144, "fp8": 131072}
+    assert data["weights_gb"] == {"bf16": 66.8, "fp8": 33.4, "int4": 18.37}
+    assert data["visual_tokens"] == 3796
+    assert data["image"]["resized_width"] == 1664
+    assert data["image"]["resized_height"] == 2336
+
+
+def test_plan_model_max_pixels() -> None:
+    result = runner.invoke(
+        root,
+        [
+            "plan",
+            "model",
+            "paddleocr-vl",
+            "--image",
+            "1654x2339",
+            "--max-pixels",
+            "1003520",
+            "--format",
+            "json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["visual_tokens"] == 1260
+
+
+def test_plan_json_has_table_layout_commands_and_notes() -> None:
+    result = runner.invoke(root, ["plan", "--gpus", "2xA100-40,2xA100-80", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    report = PlanReport.model_validate_json(result.output)
+    assert report.schema_version == 1
+    assert report.gpus == ["2xA100-40", "2xA100-80"]
+    assert len(report.table) == 7 * 2
+    cells = {(c.model, c.gpus): c for c in report.table}
+    assert cells[("qwen3-vl-235b-a22b", "2xA100-40")].cell == "no"
+    assert cells[("qwen3-vl-32b", "2xA100-40")].dtype == "int4"
+    first = report.layouts[0]
+    assert [i.model for i in first.instances] == ["paddleocr-vl", "qwen3-vl-8b"]
+    assert "vllm serve PaddlePaddle/PaddleOCR-VL" in first.instances[0].command
+    assert any("no FP8 tensor cores" in w for w in first.warnings)
+    assert {n.name.split()[0] for n in report.notes} == {"TPU", "Apple"}
+    schema = PlanReport.model_json_schema()
+    assert {"table", "layouts", "notes", "schema_version"} <= set(schema["properties"])
+
+
+def test_plan_table_and_markdown_formats() -> None:
+    table = runner.invoke(root, ["plan", "--gpus", "2xA100-40"])
+    assert table.exit_code == 0, table.output
+    assert "What fits where" in table.output
+    assert "qwen3-vl-8b" in table.output
+    md = runner.invoke(
+        root,
+        ["plan", "--gpus", "4xA100-40", "--models", "parser,qwen3-vl-8b", "--format", "markdown"],
+    )
+    assert md.exit_code == 0, md.output
+    assert md.output.startswith("| Model | BF16 weights | INT4 weights | 4xA100-40 |")
+    assert "| qwen3-vl-8b | 17.5 GB | 4.8 GB | one per card (45 req) |" in md.output
+
+
+def test_emit_config_writes_a_loadable_pipeline_config(tmp_path: Path) -> None:
+    out = tmp_path / "pagereader.toml"
+    result = runner.invoke(
+        root, ["plan", "--gpus", "2xA100-40", "--target-s", "5", "--emit-config", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    data = tomllib.loads(out.read_text(encoding="utf-8"))
+    assert sorted(data["engines"]) == ["general", "parser"]
+    assert data["engines"]["parser"]["prompt_style"] == "paddleocr-vl"
+    assert data["routes"]["*.figure"] == ["general"]
+    assert data["budget"]["page_deadline_s"] == 5.0
+    options = load_config(out)
+    parser = options.engines["parser"]
+    assert isinstance(parser, OpenAIEngineOptions)
+    assert parser.base_url == "http://127.0.0.1:8000/v1"
+    assert parser.model == "PaddlePaddle/PaddleOCR-VL"
+    assert parser.max_concurrency == 64
+    assert options.routes["scan.text"] == ["parser", "rapidocr"]
+    assert options.budget.page_deadline_s == 5.0
+
+
+def test_bad_input_exits_2_with_a_clear_message() -> None:
+    result = runner.invoke(root, ["plan", "--gpus", "2xA100-41"])
+    assert result.exit_code == 2
+    assert "unknown GPU 'A100-41'" in result.output
+    result = runner.invoke(root, ["plan", "model", "qwen3-vl-8b", "--image", "big"])
+    assert result.exit_code == 2
+    assert "cannot read image size 'big'" in result.output
+    result = runner.invoke(
+        root, ["plan", "--gpus", "2xA100-40,2xA100-80", "--emit-config", "x.toml"]
+    )
+    assert result.exit_code == 2
+    assert "exactly one GPU set" in result.output
