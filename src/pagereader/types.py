@@ -62,6 +62,7 @@ class PageFeatures(Frozen):
     median_font_size: float = 0.0
     small_font_share: float = 0.0
     ruling_lines: int = 0
+    table_fraction: float = 0.0
     ink_fraction: float = 0.0
 
 

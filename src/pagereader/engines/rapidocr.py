@@ -19,7 +19,7 @@ from pagereader.engines.base import BlockRequest
 from pagereader.errors import EngineError
 from pagereader.layout.paragraphs import join_lines
 from pagereader.options import RapidOCREngineOptions
-from pagereader.types import Recognition, TextLine
+from pagereader.types import TEXT_KINDS, Recognition, TextLine
 
 logger = logging.getLogger(__name__)
 
@@ -109,6 +109,13 @@ class RapidOCREngine:
 
     async def recognize(self, request: BlockRequest) -> Recognition:
         start = time.perf_counter()
+        block = request.block
+        if block.source == "ocr" and block.kind in TEXT_KINDS and any(ln.text for ln in block.lines):
+            scores = [ln.confidence for ln in block.lines]
+            return Recognition(
+                text=join_lines(block.lines), engine=self.name,
+                confidence=round(float(np.mean(scores)), 4), detail="lines read during layout",
+            )
         try:
             lines = await asyncio.to_thread(ocr_lines, request.image, self.options)
         except Exception as exc:  # onnxruntime and OpenCV raise assorted types

@@ -27,7 +27,7 @@ class TextLayerEngine:
             raise EngineError(
                 "no trusted text layer on this page", file=request.file, page=request.page
             )
-        own = request.block.lines if request.block.source == "textlayer" else ()
+        own = request.block.lines if request.block.source != "ocr" else ()
         lines = own or tuple(
             line for line in request.page_lines if _inside(line, request.block.bbox)
         )

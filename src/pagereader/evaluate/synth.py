@@ -74,12 +74,13 @@ class DocTruth(BaseModel):
     file: str
     pages: tuple[PageTruth, ...]
 
-    def write(self, out_dir: Path) -> None:
-        """Write ``<stem>.truth.json`` and one ``<stem>.pN.txt`` a page beside the file."""
+    def write(self, out_dir: Path, *, page_texts: bool = True) -> None:
+        """Write ``<file>.truth.json`` and, unless told not to, ``<stem>.pN.txt`` per page."""
+        target = out_dir / f"{self.file}.truth.json"
+        target.write_text(self.model_dump_json(indent=2) + "\n", encoding="utf-8")
+        if not page_texts:
+            return
         stem = Path(self.file).stem
-        (out_dir / f"{stem}.truth.json").write_text(
-            self.model_dump_json(indent=2) + "\n", encoding="utf-8"
-        )
         for page in self.pages:
             (out_dir / f"{stem}.p{page.page}.txt").write_text(page.text + "\n", encoding="utf-8")
 

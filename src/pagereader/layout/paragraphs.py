@@ -179,7 +179,7 @@ def guess_kind(
         return "header" if in_top else "footer"
     if is_caption(text, len(lines)):
         return "caption"
-    if is_list_item(lines[0].text):
+    if is_list_item(join_lines(lines[:2])):
         return "list"
     if body_size > 0 and size >= 1.25 * body_size and len(lines) <= 3 and len(text) <= 200:
         return "title"
@@ -230,13 +230,72 @@ def _same_size(a: float, b: float, font_known: bool) -> bool:
     return max(a, b) / min(a, b) <= tolerance
 
 
+def _is_marker(text: str) -> bool:
+    """A list marker standing alone ('•', '1.', '(a)'), set apart from its item's text."""
+    text = text.strip()
+    return len(text) <= 4 and is_list_item(text + " x")
+
+
 def _same_row(para: _Para, line: TextLine) -> bool:
-    """The line continues the paragraph's last row (an OCR line cut in two)."""
+    """The line continues the paragraph's last row (a line cut in two, a bullet and its item)."""
+    row = para.rows[-1]
     box, lb = para.last_box, line.bbox
-    height = min(box[3] - box[1], lb[3] - lb[1])
+    low = min(box[3] - box[1], lb[3] - lb[1])
+    high = max(box[3] - box[1], lb[3] - lb[1])
     v_overlap = min(box[3], lb[3]) - max(box[1], lb[1])
-    h_gap = lb[0] - box[2]
-    return height > 0 and v_overlap >= 0.6 * height and -0.2 * height <= h_gap <= 1.2 * height
+    if low <= 0 or v_overlap < 0.6 * low:
+        return False
+    gap = max(lb[0] - box[2], box[0] - lb[2])
+    left = row[0] if lb[0] > box[0] else line
+    limit = 3.0 * high if _is_marker(left.text) else 1.2 * min(high, 2 * low)
+    return gap <= limit
+
+
+def _attach_markers(lines: list[TextLine]) -> list[TextLine]:
+    """Join each lone list marker to the text right of it on the same row."""
+    used: set[int] = set()
+    out: list[TextLine] = []
+    for i, marker in enumerate(lines):
+        if i in used or not _is_marker(marker.text):
+            continue
+        mb, height = marker.bbox, size_of(marker)
+        best, best_gap = -1, 3.0 * max(height, 1.0)
+        for j, other in enumerate(lines):
+            ob = other.bbox
+            low = min(mb[3] - mb[1], ob[3] - ob[1])
+            v_overlap = min(mb[3], ob[3]) - max(mb[1], ob[1])
+            gap = ob[0] - mb[2]
+            if j != i and j not in used and v_overlap >= 0.6 * low and -1 <= gap < best_gap:
+                best, best_gap = j, gap
+        if best < 0:
+            continue
+        other = lines[best]
+        used.update((i, best))
+        boxes: tuple[BBox, ...] = ()
+        if len(marker.char_boxes) == len(marker.text) and len(other.char_boxes) == len(other.text):
+            space = (mb[2], other.bbox[1], other.bbox[0], other.bbox[3])
+            boxes = (*marker.char_boxes, space, *other.char_boxes)
+        update = {"text": f"{marker.text} {other.text}", "bbox": union([mb, other.bbox])}
+        out.append(other.model_copy(update={**update, "char_boxes": boxes}))
+    return out + [line for k, line in enumerate(lines) if k not in used]
+
+
+def _inside(para: _Para, line: TextLine) -> bool:
+    """The line lies within the paragraph's box: a stray glyph such as a dash or an accent."""
+    box, lb = union([ln.bbox for row in para.rows for ln in row]), line.bbox
+    return (
+        box[0] - 1 <= lb[0] and box[1] - 1 <= lb[1] and lb[2] <= box[2] + 1 and lb[3] <= box[3] + 1
+    )
+
+
+def _put_inside(para: _Para, line: TextLine) -> None:
+    """Add a stray line to the row it overlaps most."""
+
+    def overlap(row: list[TextLine]) -> float:
+        rb = union([ln.bbox for ln in row])
+        return min(rb[3], line.bbox[3]) - max(rb[1], line.bbox[1])
+
+    max(para.rows, key=overlap).append(line)
 
 
 def _continues(para: _Para, line: TextLine) -> float | None:
@@ -277,15 +336,17 @@ def _continues(para: _Para, line: TextLine) -> float | None:
 def paragraph_lines(lines: Sequence[TextLine], page_height: float) -> list[list[TextLine]]:
     """Greedy top-down grouping of lines into paragraphs (each a list of lines in order)."""
     paras: list[_Para] = []
-    ordered = sorted(
-        (line for line in lines if line.text.strip()), key=lambda ln: (ln.bbox[1], ln.bbox[0])
-    )
+    kept = _attach_markers([line for line in lines if line.text.strip()])
+    ordered = sorted(kept, key=lambda ln: (ln.bbox[1], ln.bbox[0]))
     for line in ordered:
         band = _band(line, page_height)
         best: tuple[float, int, bool] | None = None
         for index, para in enumerate(paras):
             if para.band != band:
                 continue
+            if len(para.rows) > 1 and _inside(para, line):
+                best = (-2e9, index, True)
+                break
             if _same_row(para, line):
                 best = (-1e9, index, True)
                 break
@@ -297,7 +358,9 @@ def paragraph_lines(lines: Sequence[TextLine], page_height: float) -> list[list[
             continue
         gap, index, same_row = best
         para = paras[index]
-        if same_row:
+        if gap == -2e9:
+            _put_inside(para, line)
+        elif same_row:
             para.rows[-1].append(line)
         else:
             para.gaps.append(max(gap, 0.0))

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-
 from collections.abc import Iterable
 
 import cv2
@@ -22,6 +21,7 @@ import numpy as np
 from pagereader.context import RunContext
 from pagereader.engines.auto import embedded_engine_for
 from pagereader.engines.tesseract import detect_orientation, tesseract_available
+from pagereader.layout.table_grid import find_ruled_tables
 from pagereader.options import ClassifyOptions
 from pagereader.sources.base import RenderedPage
 from pagereader.stages.routes import resolve_route
@@ -48,7 +48,7 @@ def count_rulings(gray: np.ndarray) -> int:
     )
     h, w = gray.shape
     total = 0
-    for size in ((max(20, w // 20), 1), (1, max(20, h // 30))):
+    for size in ((max(40, w // 8), 1), (1, max(40, h // 12))):
         kernel = cv2.getStructuringElement(cv2.MORPH_RECT, size)
         lines = cv2.morphologyEx(binary, cv2.MORPH_OPEN, kernel)
         count, _ = cv2.connectedComponents(lines)
@@ -104,8 +104,15 @@ def compute_features(page: RenderedPage) -> PageFeatures:
         median_font_size=round(median_size, 2),
         small_font_share=round(small_share, 4),
         ruling_lines=count_rulings(gray),
+        table_fraction=round(_table_fraction(gray), 4),
         ink_fraction=round(float((gray < 128).mean()), 4),
     )
+
+
+def _table_fraction(gray: np.ndarray) -> float:
+    """Share of the page inside ruled tables."""
+    page_area = float(gray.shape[0] * gray.shape[1]) or 1.0
+    return min(1.0, sum(_area(box) for box in find_ruled_tables(gray)) / page_area)
 
 
 def small_font_share(lines: Iterable[TextLine], threshold_pt: float) -> float:
@@ -139,7 +146,9 @@ def text_layer_trusted(
             f"{invisible_share:.0%} of the text is invisible over a page image (an earlier OCR's "
             "layer): read the image instead"
         )
-    return True, f"text layer has {features.text_chars} characters, {features.garbage_ratio:.1%} garbage"
+    return True, (
+        f"text layer has {features.text_chars} characters, {features.garbage_ratio:.1%} garbage"
+    )
 
 
 def decide(
@@ -186,8 +195,8 @@ def _dense_reason(features: PageFeatures, options: ClassifyOptions) -> str:
         return (
             f"{features.small_font_share:.0%} of the text under {options.small_font_pt} pt: dense"
         )
-    if features.ruling_lines >= options.dense_ruling_lines:
-        return f"{features.ruling_lines} ruling lines: a big table, dense"
+    if features.table_fraction >= options.dense_table_fraction:
+        return f"ruled tables cover {features.table_fraction:.0%} of the page: dense"
     return ""
 
 

@@ -12,7 +12,7 @@ import asyncio
 import numpy as np
 
 from pagereader.context import RunContext
-from pagereader.engines.rapidocr import detect_lines
+from pagereader.engines.rapidocr import ocr_lines
 from pagereader.layout.detector import detect_regions
 from pagereader.layout.paragraphs import group_lines
 from pagereader.layout.reading_order import order_blocks
@@ -42,7 +42,7 @@ def digital_blocks(state: PageState) -> list[Block]:
     """Paragraphs from the text layer, figures from image objects, ruled tables."""
     page = state.rendered
     area = page.width * page.height
-    tables = _table_boxes(state)
+    tables = [t for t in _table_boxes(state) if any(_center_in(ln, t) for ln in page.lines)]
     lines = [ln for ln in page.lines if not any(_center_in(ln, t) for t in tables)]
     blocks = group_lines(lines, page.width, page.height, source="textlayer")
     for box in tables:
@@ -58,11 +58,15 @@ def digital_blocks(state: PageState) -> list[Block]:
 
 
 def scan_blocks(state: PageState, ctx: RunContext) -> list[Block]:
-    """OCR line boxes and layout-model regions, reconciled; ruled tables from the raster."""
+    """OCR lines and layout-model regions, reconciled; ruled tables from the raster.
+
+    The page's lines are read once here (PP-OCR on the whole page), so the kinds can be guessed
+    from the text and the embedded engine reuses them instead of reading every crop again.
+    """
     page = state.rendered
     scale = page.scale
     lines = [
-        ln.model_copy(update={"bbox": _scaled(ln.bbox, scale)}) for ln in detect_lines(page.image)
+        ln.model_copy(update={"bbox": _scaled(ln.bbox, scale)}) for ln in ocr_lines(page.image)
     ]
     regions = [(label, _scaled(box, scale), score) for label, box, score in
                detect_regions(page.image)]

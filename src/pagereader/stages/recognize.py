@@ -71,6 +71,12 @@ async def recognize_block(
             attempts.append(Attempt(engine=name, ok=False, latency_s=time.perf_counter() - start,
                                     error=exc.message))
             continue
+        except Exception as exc:  # an engine bug must not cost the block its fallbacks
+            logger.debug("engine %s failed on %s page %s", name, state.file, state.index,
+                         exc_info=exc)
+            attempts.append(Attempt(engine=name, ok=False, latency_s=time.perf_counter() - start,
+                                    error=f"internal error: {type(exc).__name__}: {exc}"))
+            continue
         latency = time.perf_counter() - start
         attempts.append(Attempt(engine=answer.engine, ok=True, latency_s=latency))
         return BlockResult(

@@ -22,9 +22,10 @@ def count_scripts(text: Iterable[str]) -> dict[str, int]:
             code = ord(ch)
             if 0xAC00 <= code <= 0xD7A3 or 0x1100 <= code <= 0x11FF or 0x3130 <= code <= 0x318F:
                 counts["hangul"] += 1
-            elif 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0xF900 <= code <= 0xFAFF:
-                counts["han"] += 1
-            elif 0x3040 <= code <= 0x30FF:
+            elif (
+                0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF
+                or 0xF900 <= code <= 0xFAFF or 0x3040 <= code <= 0x30FF
+            ):
                 counts["han"] += 1
             elif ch.isalpha() and unicodedata.name(ch, "").startswith("LATIN"):
                 counts["latin"] += 1
