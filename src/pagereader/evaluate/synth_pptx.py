@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import io
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -15,10 +17,25 @@ from pagereader.evaluate import synth_text as corpus
 from pagereader.evaluate.synth import DocTruth, PageTruth, chart_png
 from pagereader.evaluate.synth_text import Slide, TableSpec
 
+FIXED_DATE = dt.datetime(2025, 1, 1, tzinfo=dt.UTC)
+
 
 def _place(shape: BaseShape, left: int, top: int, width: int, height: int) -> None:
     """Move a placeholder onto the 16:9 slide (the default template is 4:3)."""
     shape.left, shape.top, shape.width, shape.height = Emu(left), Emu(top), Emu(width), Emu(height)
+
+
+def _save_stable(deck: PresentationType, path: Path) -> None:
+    """Save with fixed dates in the core properties and the zip, so reruns give equal bytes."""
+    props = deck.core_properties
+    props.title, props.created, props.modified = "Slide deck", FIXED_DATE, FIXED_DATE
+    raw = io.BytesIO()
+    deck.save(raw)
+    with zipfile.ZipFile(raw) as source, zipfile.ZipFile(path, "w") as target:
+        for item in source.infolist():
+            info = zipfile.ZipInfo(item.filename, date_time=FIXED_DATE.timetuple()[:6])
+            info.compress_type = zipfile.ZIP_DEFLATED
+            target.writestr(info, source.read(item.filename))
 
 
 def write_pptx(
@@ -43,8 +60,7 @@ def write_pptx(
         pages.append(PageTruth(page=len(pages) + 1, lang=slide.lang, text=text, notes=slide.notes))
     if table is not None:
         pages.append(_pptx_table_slide(deck, table, len(pages) + 1))
-    deck.core_properties.title = "Slide deck"
-    deck.save(str(path))
+    _save_stable(deck, path)
     return DocTruth(file=path.name, pages=tuple(pages))
 
 

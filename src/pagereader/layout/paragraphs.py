@@ -186,39 +186,36 @@ def guess_kind(
     return "text"
 
 
+def _row_box(row: Sequence[TextLine]) -> BBox:
+    return union([line.bbox for line in row])
+
+
+def _main(row: Sequence[TextLine]) -> TextLine:
+    """The row's longest fragment, whose size stands for the row's (not a bullet's)."""
+    return max(row, key=lambda line: len(line.text.strip()))
+
+
+def _row_text(row: Sequence[TextLine]) -> str:
+    return join_lines(row)
+
+
 @dataclass
 class _Para:
-    """A paragraph being built: rows of lines, each row one visual line."""
+    """A paragraph being built: rows, each one visual line of fragments left to right."""
 
     rows: list[list[TextLine]] = field(default_factory=list)
     band: int = 0
     gaps: list[float] = field(default_factory=list)
 
     @property
-    def lines(self) -> list[TextLine]:
-        return [line for row in self.rows for line in sorted(row, key=lambda ln: ln.bbox[0])]
-
-    @property
-    def last_box(self) -> BBox:
-        return union([line.bbox for line in self.rows[-1]])
-
-    @property
-    def left(self) -> float:
-        return min(line.bbox[0] for row in self.rows for line in row)
-
-    @property
-    def right(self) -> float:
-        return max(line.bbox[2] for row in self.rows for line in row)
-
-    @property
-    def size(self) -> float:
-        return size_of(self.rows[-1][0])
+    def box(self) -> BBox:
+        return union([_row_box(row) for row in self.rows])
 
 
-def _band(line: TextLine, page_height: float) -> int:
-    if line.bbox[3] <= page_height * BAND:
+def _band(box: BBox, page_height: float) -> int:
+    if box[3] <= page_height * BAND:
         return -1
-    if line.bbox[1] >= page_height * (1 - BAND):
+    if box[1] >= page_height * (1 - BAND):
         return 1
     return 0
 
@@ -236,71 +233,52 @@ def _is_marker(text: str) -> bool:
     return len(text) <= 4 and is_list_item(text + " x")
 
 
-def _same_row(para: _Para, line: TextLine) -> bool:
-    """The line continues the paragraph's last row (a line cut in two, a bullet and its item)."""
-    row = para.rows[-1]
-    box, lb = para.last_box, line.bbox
+def _is_label(text: str) -> bool:
+    """A caption's label standing alone ('Table 1.', '圖 2'), often set apart in bold."""
+    match = _CAPTION_RE.match(text.strip())
+    return bool(match) and len(text.strip()) - match.end() <= 1 if match else False
+
+
+def _joins_row(box: BBox, row: Sequence[TextLine], line: TextLine) -> float | None:
+    """Vertical overlap if the line continues the row to its right (or sits inside it)."""
+    lb = line.bbox
     low = min(box[3] - box[1], lb[3] - lb[1])
     high = max(box[3] - box[1], lb[3] - lb[1])
-    v_overlap = min(box[3], lb[3]) - max(box[1], lb[1])
-    if low <= 0 or v_overlap < 0.6 * low:
-        return False
-    gap = max(lb[0] - box[2], box[0] - lb[2])
-    left = row[0] if lb[0] > box[0] else line
-    limit = 3.0 * high if _is_marker(left.text) else 1.2 * min(high, 2 * low)
-    return gap <= limit
+    overlap = min(box[3], lb[3]) - max(box[1], lb[1])
+    if low <= 0 or overlap < 0.6 * low:
+        return None
+    marker = len(row) == 1 and (_is_marker(row[0].text) or _is_label(row[0].text))
+    limit = 3.0 * high if marker else 1.2 * min(high, 2 * low)
+    return overlap if lb[0] - box[2] <= limit else None
 
 
-def _attach_markers(lines: list[TextLine]) -> list[TextLine]:
-    """Join each lone list marker to the text right of it on the same row."""
-    used: set[int] = set()
-    out: list[TextLine] = []
-    for i, marker in enumerate(lines):
-        if i in used or not _is_marker(marker.text):
-            continue
-        mb, height = marker.bbox, size_of(marker)
-        best, best_gap = -1, 3.0 * max(height, 1.0)
-        for j, other in enumerate(lines):
-            ob = other.bbox
-            low = min(mb[3] - mb[1], ob[3] - ob[1])
-            v_overlap = min(mb[3], ob[3]) - max(mb[1], ob[1])
-            gap = ob[0] - mb[2]
-            if j != i and j not in used and v_overlap >= 0.6 * low and -1 <= gap < best_gap:
-                best, best_gap = j, gap
+def split_lines_into_rows(lines: Sequence[TextLine]) -> list[list[TextLine]]:
+    """Join fragments of one visual line (a bullet and its text, a word set in bold) into rows.
+
+    Rows come top to bottom, each left to right; fragments far apart on the same height (two
+    columns, table cells) stay in separate rows.
+    """
+    rows: list[list[TextLine]] = []
+    boxes: list[BBox] = []
+    for line in sorted(lines, key=lambda ln: ln.bbox[0]):
+        best, best_overlap = -1, 0.0
+        for index, box in enumerate(boxes):
+            overlap = _joins_row(box, rows[index], line)
+            if overlap is not None and overlap > best_overlap:
+                best, best_overlap = index, overlap
         if best < 0:
-            continue
-        other = lines[best]
-        used.update((i, best))
-        boxes: tuple[BBox, ...] = ()
-        if len(marker.char_boxes) == len(marker.text) and len(other.char_boxes) == len(other.text):
-            space = (mb[2], other.bbox[1], other.bbox[0], other.bbox[3])
-            boxes = (*marker.char_boxes, space, *other.char_boxes)
-        update = {"text": f"{marker.text} {other.text}", "bbox": union([mb, other.bbox])}
-        out.append(other.model_copy(update={**update, "char_boxes": boxes}))
-    return out + [line for k, line in enumerate(lines) if k not in used]
+            rows.append([line])
+            boxes.append(line.bbox)
+        else:
+            rows[best].append(line)
+            boxes[best] = union([boxes[best], line.bbox])
+    order = sorted(range(len(rows)), key=lambda i: (boxes[i][1], boxes[i][0]))
+    return [rows[i] for i in order]
 
 
-def _inside(para: _Para, line: TextLine) -> bool:
-    """The line lies within the paragraph's box: a stray glyph such as a dash or an accent."""
-    box, lb = union([ln.bbox for row in para.rows for ln in row]), line.bbox
-    return (
-        box[0] - 1 <= lb[0] and box[1] - 1 <= lb[1] and lb[2] <= box[2] + 1 and lb[3] <= box[3] + 1
-    )
-
-
-def _put_inside(para: _Para, line: TextLine) -> None:
-    """Add a stray line to the row it overlaps most."""
-
-    def overlap(row: list[TextLine]) -> float:
-        rb = union([ln.bbox for ln in row])
-        return min(rb[3], line.bbox[3]) - max(rb[1], line.bbox[1])
-
-    max(para.rows, key=overlap).append(line)
-
-
-def _continues(para: _Para, line: TextLine) -> float | None:
-    """The vertical gap if the line continues the paragraph below its last row, else None."""
-    box, lb = para.last_box, line.bbox
+def _continues(para: _Para, row: list[TextLine]) -> float | None:
+    """The vertical gap if the row continues the paragraph below its last row, else None."""
+    box, lb = _row_box(para.rows[-1]), _row_box(row)
     height = min(box[3] - box[1], lb[3] - lb[1])
     if height <= 0:
         return None
@@ -310,62 +288,44 @@ def _continues(para: _Para, line: TextLine) -> float | None:
         limit = min(limit, max(para.gaps) + 0.35 * height)
     if gap < -0.3 * height or gap > limit:
         return None
+    left, right = para.box[0], para.box[2]
     overlap = min(box[2], lb[2]) - max(box[0], lb[0])
     narrow = min(box[2] - box[0], lb[2] - lb[0])
-    aligned = abs(lb[0] - para.left) <= height
-    if overlap < 0.3 * narrow and not aligned:
+    if overlap < 0.3 * narrow and abs(lb[0] - left) > height:
         return None
-    font_known = line.font_size > 0 and para.rows[-1][0].font_size > 0
-    if not _same_size(para.size, size_of(line), font_known):
+    last, this = _main(para.rows[-1]), _main(row)
+    if not _same_size(size_of(last), size_of(this), last.font_size > 0 and this.font_size > 0):
         return None
-    first = para.rows[0][0]
-    if is_list_item(line.text) or (is_caption(line.text, 99) and not is_caption(first.text)):
+    text, first = _row_text(row), _row_text(para.rows[0])
+    if is_list_item(text) or (is_caption(text, 99) and not is_caption(first)):
         return None
-    indent = lb[0] - para.left
-    if (
-        not is_list_item(first.text)
+    indent = lb[0] - left
+    first_line_indent = (
+        not is_list_item(first)
         and 0.8 * height <= indent <= 4 * height
-        and abs(box[0] - para.left) <= 0.5 * height
-        and abs(lb[2] - para.right) <= 1.5 * height
+        and abs(box[0] - left) <= 0.5 * height
+        and abs(lb[2] - right) <= 1.5 * height
         and len(para.rows) >= 2
-    ):
-        return None
-    return gap
+    )
+    return None if first_line_indent else gap
 
 
 def paragraph_lines(lines: Sequence[TextLine], page_height: float) -> list[list[TextLine]]:
     """Greedy top-down grouping of lines into paragraphs (each a list of lines in order)."""
     paras: list[_Para] = []
-    kept = _attach_markers([line for line in lines if line.text.strip()])
-    ordered = sorted(kept, key=lambda ln: (ln.bbox[1], ln.bbox[0]))
-    for line in ordered:
-        band = _band(line, page_height)
-        best: tuple[float, int, bool] | None = None
+    for row in split_lines_into_rows([line for line in lines if line.text.strip()]):
+        band = _band(_row_box(row), page_height)
+        best: tuple[float, int] | None = None
         for index, para in enumerate(paras):
-            if para.band != band:
-                continue
-            if len(para.rows) > 1 and _inside(para, line):
-                best = (-2e9, index, True)
-                break
-            if _same_row(para, line):
-                best = (-1e9, index, True)
-                break
-            gap = _continues(para, line)
+            gap = _continues(para, row) if para.band == band else None
             if gap is not None and (best is None or gap < best[0]):
-                best = (gap, index, False)
+                best = (gap, index)
         if best is None:
-            paras.append(_Para(rows=[[line]], band=band))
-            continue
-        gap, index, same_row = best
-        para = paras[index]
-        if gap == -2e9:
-            _put_inside(para, line)
-        elif same_row:
-            para.rows[-1].append(line)
+            paras.append(_Para(rows=[row], band=band))
         else:
-            para.gaps.append(max(gap, 0.0))
-            para.rows.append([line])
-    return [para.lines for para in paras]
+            paras[best[1]].gaps.append(max(best[0], 0.0))
+            paras[best[1]].rows.append(row)
+    return [[line for row in para.rows for line in row] for para in paras]
 
 
 def group_lines(
@@ -383,7 +343,7 @@ def group_lines(
     groups = paragraph_lines(lines, page_height)
     if not groups:
         return []
-    body = [line for group in groups for line in group if _band(line, page_height) == 0]
+    body = [line for group in groups for line in group if _band(line.bbox, page_height) == 0]
     body_size = body_font_size(body or [line for group in groups for line in group])
     blocks = [
         Block(

@@ -133,6 +133,8 @@ def _read_text_layer(
         if ch in "\r\n":
             flush()
             continue
+        if ch == " " and _spurious_space(textpage, i, count, height):
+            continue
         box = _char_box(textpage, i, height)
         if not ch.isspace():
             real += 1
@@ -148,6 +150,28 @@ def _read_text_layer(
         boxes.append(box)
     flush()
     return lines, TextLayerStats(chars=real, garbage_chars=garbage, unicode_map_errors=map_errors)
+
+
+def _is_cjk(ch: str) -> bool:
+    code = ord(ch)
+    return 0x2E80 <= code <= 0x9FFF or 0xAC00 <= code <= 0xD7A3 or 0xF900 <= code <= 0xFAFF
+
+
+def _spurious_space(textpage: pdfium.PdfTextPage, i: int, count: int, height: float) -> bool:
+    """A space PDFium invented between a CJK character and its neighbour set in another font.
+
+    Office exports set digits and Hangul/Han in different fonts; PDFium then generates a space
+    at the font change although the glyphs nearly touch (under half an em).
+    """
+    if not 0 < i < count - 1 or pdfium_c.FPDFText_IsGenerated(textpage.raw, i) != 1:
+        return False
+    before = chr(pdfium_c.FPDFText_GetUnicode(textpage.raw, i - 1))
+    after = chr(pdfium_c.FPDFText_GetUnicode(textpage.raw, i + 1))
+    if not (_is_cjk(before) or _is_cjk(after)) or before.isspace() or after.isspace():
+        return False
+    left, right = _char_box(textpage, i - 1, height), _char_box(textpage, i + 1, height)
+    em = max(1.0, (left[3] - left[1]) / 1.2)
+    return right[0] - left[2] < 0.5 * em
 
 
 def _starts_new_line(boxes: list[BBox], sizes: list[float], box: BBox, size: float) -> bool:

@@ -137,3 +137,25 @@ def test_predicates() -> None:
 def test_empty_input() -> None:
     assert group_lines([], W, H) == []
     assert group_lines([line("   ", 0, 0, 10)], W, H) == []
+
+
+def test_fragments_of_a_row_are_joined() -> None:
+    lines = [
+        # A text layer that gives the bold run, the bullet and the rest of a line separately,
+        # the rest starting a hair higher than the bold run.
+        TextLine(text=": more text here", bbox=(167, 465.7, 509, 476.6)),
+        TextLine(text="Undo/Redo", bbox=(108, 465.9, 165, 474.2)),
+        TextLine(text="1.", bbox=(91, 465.9, 98, 474.2)),
+        TextLine(text="continued below", bbox=(108, 479.6, 376, 490.5)),
+        TextLine(text=": By the 1990s", bbox=(283, 493.3, 516, 504.2)),
+        TextLine(text="Spell Check", bbox=(108.6, 493.5, 282, 504.2)),
+        TextLine(text="2.", bbox=(90.3, 493.5, 98, 501.8)),
+        TextLine(text="HPO performed", bbox=(188.5, 574.9, 480, 583.0)),
+        TextLine(text="Table 1.", bbox=(135.2, 575.0, 174.8, 581.3)),
+    ]
+    blocks = group_lines(lines, W, H)
+    assert [(b.kind, block_text(b)) for b in blocks] == [
+        ("list", "1. Undo/Redo : more text here continued below"),
+        ("list", "2. Spell Check : By the 1990s"),
+        ("caption", "Table 1. HPO performed"),
+    ]

@@ -1,0 +1,72 @@
+"""Options and config files: validated, with errors that name the file and the field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pagereader.errors import ConfigError
+from pagereader.options import OpenAIEngineOptions, Options, load_config
+
+CONFIG = """
+[engines.parser]
+kind = "openai"
+base_url = "http://127.0.0.1:8000/v1"
+model = "PaddlePaddle/PaddleOCR-VL"
+prompt_style = "paddleocr-vl"
+max_concurrency = 64
+timeout_s = 60
+retries = 2
+
+[routes]
+"scan.text" = ["parser", "rapidocr"]
+"*.table" = ["parser", "rapidocr"]
+
+[budget]
+page_deadline_s = 5.0
+"""
+
+
+def test_config_file_loads_and_merges_routes(tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text(CONFIG)
+    options = load_config(path)
+    engine = options.engines["parser"]
+    assert isinstance(engine, OpenAIEngineOptions)
+    assert engine.max_concurrency == 64
+    assert options.routes["scan.text"] == ["parser", "rapidocr"]
+    assert options.routes["digital.*"] == ["textlayer", "ocr"]
+    assert options.budget.page_deadline_s == 5.0
+
+
+def test_unknown_engine_in_route_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('[routes]\n"scan.text" = ["nope"]\n')
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert "nope" in str(info.value)
+    assert "bad.toml" in str(info.value)
+
+
+def test_bad_route_key_and_range_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('[routes]\n"paper.text" = ["ocr"]\n')
+    with pytest.raises(ConfigError, match="page_class.block_kind"):
+        load_config(path)
+    path.write_text("[render]\ndpi = 5\n")
+    with pytest.raises(ConfigError, match="render.dpi"):
+        load_config(path)
+
+
+def test_not_toml_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "x.toml"
+    path.write_text("[engines\n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(path)
+
+
+def test_defaults_run_embedded_engines() -> None:
+    options = Options()
+    assert options.engines == {}
+    assert options.render.dpi == 200

@@ -1,0 +1,49 @@
+"""Stage timers add up to the page total; the SQLite page cache round-trips pages."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from pagereader.cache import PageCache, options_digest
+from pagereader.options import Options
+from pagereader.timing import STAGES, PageTimer, timings_document
+from pagereader.types import ErrorItem, PageResult
+
+
+def test_stage_times_add_up_to_total() -> None:
+    timer = PageTimer()
+    for name in ("render", "classify", "layout"):
+        with timer.stage(name):
+            time.sleep(0.01)
+    result = timer.result()
+    assert set(STAGES) <= set(result.stages)
+    assert abs(sum(result.stages.values()) - result.total) < 1e-5
+    assert result.stages["render"] >= 0.009
+
+
+def test_timings_document_summary() -> None:
+    pages = []
+    for i, total in enumerate([1.0, 2.0, 7.0], start=1):
+        timer = PageTimer()
+        timer._stages = {"render": total / 2, "recognize": total / 2}
+        pages.append(PageResult(index=i, width=1, height=1, timings=timer.result()))
+    doc = timings_document(pages, budget_s=5.0)
+    assert [p["page"] for p in doc["pages"]] == [1, 2, 3]
+    assert doc["summary"]["over_budget"] == 1
+    assert doc["summary"]["max_s"] == 7.0
+    assert doc["summary"]["dominant_stage"] in ("render", "recognize")
+
+
+def test_cache_round_trip_and_skips_failed_pages(tmp_path: Path) -> None:
+    cache = PageCache(tmp_path / "c.sqlite")
+    key = options_digest(Options())
+    good = PageResult(index=2, width=10, height=20, markdown="hello")
+    bad = PageResult(index=3, width=10, height=20,
+                     errors=(ErrorItem(file="f", page=3, stage="layout", message="boom"),))
+    cache.put("abc", key, good)
+    cache.put("abc", key, bad)
+    assert cache.get("abc", key, 2) == good
+    assert cache.get("abc", key, 3) is None
+    assert cache.get("abc", options_digest(Options(lang="ko")), 2) is None
+    cache.close()
