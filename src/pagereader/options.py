@@ -110,6 +110,61 @@ class OutputOptions(_Options):
     markdown_page_breaks: bool = True
 
 
+VerifyRemedy = Literal["retry", "escalate", "fallback", "review"]
+
+DEFAULT_REMEDIES: dict[str, list[VerifyRemedy]] = {
+    "empty": ["retry", "escalate", "fallback", "review"],
+    "truncation": ["retry", "escalate", "fallback", "review"],
+    "reasoning": ["retry", "escalate", "fallback", "review"],
+    "repetition": ["retry", "escalate", "fallback", "review"],
+    "script": ["fallback", "escalate", "retry", "review"],
+    "critical": ["fallback", "retry", "escalate", "review"],
+    "agreement": ["fallback", "escalate", "retry", "review"],
+    "table": ["retry", "escalate", "review"],
+}
+
+
+class VerifyOptions(_Options):
+    """The verifier (see checks/ and stages/verify.py): thresholds, references and remedies.
+
+    ``agreement_min`` is the least character consistency with the text layer per block kind;
+    ``agreement_min_ocr`` the same against the embedded OCR (itself imperfect, so looser).
+    ``critical_patterns`` replaces the built-in patterns of the languages it names.
+    ``remedies`` lists, per check, the actions to try in order; the first that is possible
+    for the block is taken (retry needs a pixel-sensitive engine, escalate a next engine in the
+    route, fallback a trusted reference), and ``review`` always is.
+    """
+
+    enabled: bool = True
+    ocr_reference_on_scans: bool = True
+    reference_engine: str = "ocr"
+    fallback_to_ocr: bool = False
+    agreement_min: dict[str, float] = Field(default_factory=lambda: {
+        "title": 0.8, "text": 0.85, "list": 0.85, "caption": 0.8, "header": 0.6,
+        "footer": 0.6, "table": 0.7,
+    })
+    agreement_min_ocr: dict[str, float] = Field(default_factory=lambda: {
+        "title": 0.6, "text": 0.7, "list": 0.7, "caption": 0.6, "header": 0.4,
+        "footer": 0.4, "table": 0.5,
+    })
+    critical_patterns: dict[str, list[str]] = Field(default_factory=dict)
+    repetition_min_span: int = Field(40, ge=4)
+    compression_ratio_max: float = Field(4.5, gt=1.0)
+    compression_min_chars: int = Field(300, ge=50)
+    reasoning_markers: list[str] = Field(default_factory=list)
+    max_retries: int = Field(1, ge=0, le=5)
+    retry_pixel_factor: float = Field(2.0, gt=1.0, le=16.0)
+    retry_max_pixels: int = Field(4_014_080, ge=3136)
+    pixel_blind_engines: list[str] = Field(
+        default_factory=lambda: ["textlayer", "grid", "ocr", "rapidocr", "tesseract"]
+    )
+    remedies: dict[str, list[VerifyRemedy]] = Field(
+        default_factory=lambda: {k: list(v) for k, v in DEFAULT_REMEDIES.items()}
+    )
+    max_steps: int = Field(4, ge=1, le=16)
+    mark_review: bool = True
+
+
 DEFAULT_ROUTES: dict[str, list[str]] = {
     "digital.*": ["textlayer", "ocr"],
     "digital.figure": ["ocr"],
@@ -129,6 +184,7 @@ class Options(_Options):
     router: RouterOptions | None = None
     budget: BudgetOptions = Field(default_factory=BudgetOptions)
     output: OutputOptions = Field(default_factory=OutputOptions)
+    verify: VerifyOptions = Field(default_factory=VerifyOptions)
     lang: Literal["en", "zh-Hant", "ko"] | None = None
     password: str | None = None
     pages: tuple[int, ...] | None = None

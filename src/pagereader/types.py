@@ -145,6 +145,9 @@ class Attempt(Frozen):
     ok: bool
     latency_s: float = 0.0
     error: str = ""
+    finish_reason: str | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
 
 
 class BlockResult(Frozen):

@@ -35,6 +35,7 @@ def _model(options: RapidOCREngineOptions) -> tuple[Any, threading.Lock]:
             params = {
                 "Global.use_cls": options.use_cls,
                 "Global.log_level": "warning",
+                "Global.text_score": 0.0,
                 "Det.limit_type": "max",
                 "Det.limit_side_len": options.det_limit_side_len,
                 "EngineConfig.onnxruntime.intra_op_num_threads": options.threads,
@@ -52,18 +53,25 @@ def _quad_to_bbox(quad: Any) -> tuple[float, float, float, float]:
     )
 
 
-def ocr_lines(image: Image.Image, options: RapidOCREngineOptions | None = None) -> list[TextLine]:
-    """Detect and recognize text lines; boxes in the image's pixels, top-down order."""
+def ocr_lines(
+    image: Image.Image, options: RapidOCREngineOptions | None = None, min_score: float = 0.5
+) -> list[TextLine]:
+    """Detect and recognize text lines; boxes in the image's pixels, top-down order.
+
+    Lines read with a score under ``min_score`` keep their box with empty text: the box is
+    still layout evidence, and another engine may read it.
+    """
     model, lock = _model(options or RapidOCREngineOptions())
     array = np.asarray(image.convert("RGB"))
     with lock:
-        result = model(array)
+        result = model(array, use_det=True, use_cls=(options or RapidOCREngineOptions()).use_cls,
+                       use_rec=True)
     if result.boxes is None or result.txts is None:
         return []
     lines = [
-        TextLine(text=text, bbox=_quad_to_bbox(box), confidence=float(score))
+        TextLine(text=text if score >= min_score else "", bbox=_quad_to_bbox(box),
+                 confidence=float(score))
         for box, text, score in zip(result.boxes, result.txts, result.scores, strict=True)
-        if text.strip()
     ]
     return sort_lines(lines)
 
@@ -74,7 +82,7 @@ def detect_lines(
     """Text line boxes only (no recognition): cheap input for layout on scans."""
     model, lock = _model(options or RapidOCREngineOptions())
     array = np.asarray(image.convert("RGB"))
-    with lock:
+    with lock:  # RapidOCR keeps per-call flags on the instance: always pass all three
         result = model(array, use_det=True, use_cls=False, use_rec=False)
     boxes = getattr(result, "boxes", None)
     if boxes is None:
@@ -110,7 +118,8 @@ class RapidOCREngine:
     async def recognize(self, request: BlockRequest) -> Recognition:
         start = time.perf_counter()
         block = request.block
-        if block.source == "ocr" and block.kind in TEXT_KINDS and any(ln.text for ln in block.lines):
+        if (block.source == "ocr" and block.kind in TEXT_KINDS and block.lines
+                and all(ln.text for ln in block.lines)):
             scores = [ln.confidence for ln in block.lines]
             return Recognition(
                 text=join_lines(block.lines), engine=self.name,
@@ -121,6 +130,7 @@ class RapidOCREngine:
         except Exception as exc:  # onnxruntime and OpenCV raise assorted types
             raise EngineError(f"rapidocr failed: {exc}", file=request.file, page=request.page) from exc
         confidence = float(np.mean([ln.confidence for ln in lines])) if lines else 0.0
+        lines = [ln for ln in lines if ln.text.strip()]
         return Recognition(
             text=join_lines(lines),
             engine=self.name,

@@ -310,10 +310,16 @@ def _continues(para: _Para, row: list[TextLine]) -> float | None:
     return None if first_line_indent else gap
 
 
+def _usable(line: TextLine) -> bool:
+    """A line with text, or a detected line box whose text is still to be read."""
+    box = line.bbox
+    return bool(line.text.strip()) or (box[2] > box[0] and box[3] > box[1])
+
+
 def paragraph_lines(lines: Sequence[TextLine], page_height: float) -> list[list[TextLine]]:
     """Greedy top-down grouping of lines into paragraphs (each a list of lines in order)."""
     paras: list[_Para] = []
-    for row in split_lines_into_rows([line for line in lines if line.text.strip()]):
+    for row in split_lines_into_rows([line for line in lines if _usable(line)]):
         band = _band(_row_box(row), page_height)
         best: tuple[float, int] | None = None
         for index, para in enumerate(paras):

@@ -159,7 +159,7 @@ def merge_layout_regions(
         if score >= min_score and area(box) > 0
     ]
     kept = _suppress(candidates)
-    lines = [line for line in lines if line.text.strip()]
+    lines = [line for line in lines if line.text.strip() or area(line.bbox) > 0]
     owners = _assign(lines, [box for _, box, _ in kept])
     body_size = body_font_size(lines)
     blocks: list[Block] = []

@@ -55,3 +55,10 @@ def document_markdown(pages: Sequence[PageResult], page_breaks: bool = True) -> 
         head = f"<!-- page {page.index} -->\n\n" if page_breaks else ""
         chunks.append(head + page.markdown)
     return "\n\n".join(chunks).strip() + "\n"
+
+
+def page_text(results: Sequence[BlockResult]) -> str:
+    """Plain text of every block in reading order, headers and footers included (for scoring
+    against a page's full text)."""
+    ordered = sorted(results, key=lambda r: r.block.order)
+    return "\n".join(r.text.strip() for r in ordered if r.text.strip())

@@ -12,7 +12,7 @@ import asyncio
 import numpy as np
 
 from pagereader.context import RunContext
-from pagereader.engines.rapidocr import ocr_lines
+from pagereader.engines.rapidocr import detect_lines, ocr_lines
 from pagereader.layout.detector import detect_regions
 from pagereader.layout.paragraphs import group_lines
 from pagereader.layout.reading_order import order_blocks
@@ -61,13 +61,14 @@ def scan_blocks(state: PageState, ctx: RunContext) -> list[Block]:
     """OCR lines and layout-model regions, reconciled; ruled tables from the raster.
 
     The page's lines are read once here (PP-OCR on the whole page), so the kinds can be guessed
-    from the text and the embedded engine reuses them instead of reading every crop again.
+    from the text and the embedded engine reuses them instead of reading every crop again. On
+    Hangul pages only the line boxes are kept (PP-OCR cannot read Hangul); blocks are read later.
     """
     page = state.rendered
     scale = page.scale
-    lines = [
-        ln.model_copy(update={"bbox": _scaled(ln.bbox, scale)}) for ln in ocr_lines(page.image)
-    ]
+    hangul = state.decision is not None and state.decision.script == "hangul"
+    found = detect_lines(page.image) if hangul else ocr_lines(page.image)
+    lines = [ln.model_copy(update={"bbox": _scaled(ln.bbox, scale)}) for ln in found]
     regions = [(label, _scaled(box, scale), score) for label, box, score in
                detect_regions(page.image)]
     tables = _table_boxes(state)

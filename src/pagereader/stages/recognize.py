@@ -2,6 +2,11 @@
 
 The first engine that answers wins; an engine that fails is recorded as an attempt and the
 next one is tried. A block whose whole chain fails becomes an ErrorItem (the page goes on).
+
+With ``budget.page_deadline_s`` set, the deadline counts from the start of this stage: an
+attempt still running when it passes is cut, recorded as late, and the block falls back down
+its chain; what runs after the deadline gets one timeout more (the largest ``timeout_s`` in
+the block's chain), so a hung endpoint never holds a page past deadline plus one timeout.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from pagereader.types import Attempt, Block, BlockResult, ErrorItem, Recognition
 logger = logging.getLogger(__name__)
 
 _EMBEDDED_CONCURRENCY = 2
+_DEFAULT_GRACE_S = 60.0
 
 
 def _concurrency(ctx: RunContext, name: str) -> int:
@@ -57,28 +63,65 @@ async def _call(ctx: RunContext, name: str, request: BlockRequest) -> Recognitio
         return await engine.recognize(request)
 
 
+def _grace_s(ctx: RunContext, chain: list[str]) -> float:
+    """One timeout: the largest per-request timeout among the chain's engines."""
+    timeouts = [getattr(ctx.options.engines.get(name), "timeout_s", None) for name in chain]
+    return max((float(t) for t in timeouts if t), default=_DEFAULT_GRACE_S)
+
+
+def _failed(name: str, start: float, error: str) -> Attempt:
+    return Attempt(engine=name, ok=False, latency_s=round(time.perf_counter() - start, 4),
+                   error=error)
+
+
 async def recognize_block(
-    ctx: RunContext, state: PageState, block: Block, chain: list[str]
+    ctx: RunContext, state: PageState, block: Block, chain: list[str],
+    deadline_at: float | None = None,
 ) -> tuple[BlockResult, ErrorItem | None]:
     """Walk the chain until an engine answers; keep every attempt."""
     request = build_request(state, block)
     attempts: list[Attempt] = []
+    budget = ctx.options.budget.page_deadline_s
+    grace = _grace_s(ctx, chain)
     for name in chain:
         start = time.perf_counter()
+        limit: float | None = None
+        late = False
+        if deadline_at is not None:
+            late = start >= deadline_at
+            limit = (deadline_at + grace if late else deadline_at) - start
+            if limit <= 0:
+                attempts.append(_failed(name, start, (
+                    f"skipped: the page deadline ({budget:g} s) and one timeout "
+                    f"({grace:g} s) have passed")))
+                continue
         try:
-            answer = await _call(ctx, name, request)
+            async with asyncio.timeout(limit) as window:
+                answer = await _call(ctx, name, request)
+        except TimeoutError as exc:
+            if not window.expired():
+                attempts.append(_failed(name, start, f"internal error: TimeoutError: {exc}"))
+                continue
+            what = ("page deadline" if not late else "page deadline plus one timeout")
+            attempts.append(_failed(name, start, (
+                f"late: the {what} ({budget:g} s"
+                + (f" + {grace:g} s" if late else "")
+                + ") passed before an answer; falling back")))
+            continue
         except PagereaderError as exc:
-            attempts.append(Attempt(engine=name, ok=False, latency_s=time.perf_counter() - start,
-                                    error=exc.message))
+            attempts.append(_failed(name, start, exc.message))
             continue
         except Exception as exc:  # an engine bug must not cost the block its fallbacks
             logger.debug("engine %s failed on %s page %s", name, state.file, state.index,
                          exc_info=exc)
-            attempts.append(Attempt(engine=name, ok=False, latency_s=time.perf_counter() - start,
-                                    error=f"internal error: {type(exc).__name__}: {exc}"))
+            attempts.append(_failed(name, start, f"internal error: {type(exc).__name__}: {exc}"))
             continue
         latency = time.perf_counter() - start
-        attempts.append(Attempt(engine=answer.engine, ok=True, latency_s=latency))
+        attempts.append(Attempt(
+            engine=answer.engine, ok=True, latency_s=round(latency, 4),
+            finish_reason=answer.finish_reason, prompt_tokens=answer.prompt_tokens,
+            completion_tokens=answer.completion_tokens,
+        ))
         return BlockResult(
             block=block, text=answer.text, html=answer.html, engine=answer.engine,
             confidence=answer.confidence, latency_s=round(latency, 4), attempts=tuple(attempts),
@@ -96,9 +139,11 @@ async def run_recognize(ctx: RunContext, state: PageState) -> PageState:
     """Recognize all blocks of the page concurrently."""
     assert state.decision is not None
     page_class = state.decision.page_class
+    budget = ctx.options.budget.page_deadline_s
+    deadline_at = time.perf_counter() + budget if budget else None
     jobs = [
-        recognize_block(ctx, state, block, resolve_route(ctx.options.routes, page_class,
-                                                         block.kind))
+        recognize_block(ctx, state, block,
+                        resolve_route(ctx.options.routes, page_class, block.kind), deadline_at)
         for block in state.blocks
     ]
     done = await asyncio.gather(*jobs)

@@ -1,0 +1,159 @@
+"""Tables: the HTML must parse, rows must agree on their width, and no cell may be invented.
+
+VLMs return tables that render fine and are wrong: a row with a cell too many, a whole extra
+column of plausible numbers, a table cut off before ``</table>``. Widths count the grid slots a
+row occupies, so ``colspan`` and ``rowspan`` are honoured.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+from lxml import html as lxml_html
+from rapidfuzz import fuzz
+
+from pagereader.checks.base import Subject
+from pagereader.checks.text import normalize
+from pagereader.types import Finding
+
+_STRUCTURE = ("table", "thead", "tbody", "tfoot", "tr", "td", "th")
+_MD_SEP = re.compile(r"^\s*\|?\s*:?-{1,}:?\s*(?:\|\s*:?-{1,}:?\s*)+\|?\s*$")
+_HAS_WORD = re.compile(r"[^\W_]")
+
+
+class _Balance(HTMLParser):
+    """Tracks the table tags that are opened and closed, to find cut-off or crossed tags."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.problems: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _STRUCTURE:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in _STRUCTURE:
+            return
+        if tag not in self.stack:
+            self.problems.append(f"</{tag}> closes nothing")
+            return
+        while self.stack and self.stack[-1] != tag:
+            open_tag = self.stack.pop()
+            if open_tag in ("table", "tr"):
+                self.problems.append(f"<{open_tag}> is closed by </{tag}>")
+        self.stack.pop()
+
+
+def html_problems(markup: str) -> list[str]:
+    """Structural faults of table markup: unclosed tables or rows, stray or crossed tags."""
+    parser = _Balance()
+    parser.feed(markup)
+    parser.close()
+    problems = list(parser.problems)
+    problems.extend(f"<{tag}> is never closed" for tag in parser.stack if tag in ("table", "tr"))
+    return problems
+
+
+def _span(cell: lxml_html.HtmlElement, name: str) -> int:
+    try:
+        return max(1, min(1000, int(str(cell.get(name, "1")).strip() or "1")))
+    except ValueError:
+        return 1
+
+
+def html_grid(markup: str) -> list[list[str]]:
+    """The first table as rows of slots; a spanning cell fills every slot it covers, with its
+    text in the first one and ``None``-like empty strings after."""
+    root = lxml_html.fromstring(f"<div>{markup}</div>")
+    table = next(root.iter("table"), None)
+    if table is None:
+        return []
+    grid: dict[tuple[int, int], str] = {}
+    rows = [tr for tr in table.iter("tr")]
+    for r, tr in enumerate(rows):
+        c = 0
+        for cell in tr:
+            if not isinstance(cell.tag, str) or cell.tag not in ("td", "th"):
+                continue
+            while (r, c) in grid:
+                c += 1
+            text = cell.text_content()
+            for dr in range(_span(cell, "rowspan")):
+                for dc in range(_span(cell, "colspan")):
+                    grid[(r + dr, c + dc)] = text if (dr, dc) == (0, 0) else ""
+            c += _span(cell, "colspan")
+    return [
+        [grid[(r, c)] for c in sorted(c for (rr, c) in grid if rr == r)] for r in range(len(rows))
+    ]
+
+
+def markdown_grid(text: str) -> list[list[str]]:
+    """The first pipe table as rows of cells (the separator row dropped)."""
+    lines = text.splitlines()
+    for i in range(len(lines) - 1):
+        if "|" in lines[i] and _MD_SEP.match(lines[i + 1]):
+            rows = [lines[i]] + [
+                line for line in lines[i + 2 :] if "|" in line and line.strip()
+            ]
+            return [[c.strip() for c in row.strip().strip("|").split("|")] for row in rows]
+    return []
+
+
+def ragged_rows(grid: list[list[str]]) -> list[str]:
+    """Rows whose width differs from the most common width."""
+    if not grid:
+        return []
+    widths = [len(row) for row in grid]
+    usual = max(set(widths), key=widths.count)
+    return [
+        f"row {i + 1} has {w} cells where the table has {usual}"
+        for i, w in enumerate(widths) if w != usual
+    ]
+
+
+def invented_cells(grid: list[list[str]], reference: str, min_ratio: float) -> list[str]:
+    """Cells with words whose text the reference does not contain (exactly or nearly)."""
+    ref = normalize(reference, markdown=False)
+    out: list[str] = []
+    for row in grid:
+        for cell in row:
+            text = normalize(cell, markdown=False)
+            if not text or not _HAS_WORD.search(text) or text in ref:
+                continue
+            if fuzz.partial_ratio(text, ref) < min_ratio:
+                out.append(cell.strip())
+    return out
+
+
+def check_table(subject: Subject, min_ratio: float = 80.0) -> list[Finding]:
+    """Errors for broken markup, ragged rows, and cells the reference has no text for."""
+    if subject.kind != "table":
+        return []
+    markup = subject.html if subject.html and "<t" in subject.html else subject.text
+    findings: list[Finding] = []
+    if "<table" in markup.lower() or "<tr" in markup.lower():
+        problems = html_problems(markup)
+        if problems:
+            findings.append(Finding(check="table", severity="error",
+                                    message="table HTML is malformed: " + "; ".join(problems[:3])))
+        grid = html_grid(markup)
+    else:
+        grid = markdown_grid(markup)
+    ragged = ragged_rows(grid)
+    if ragged:
+        findings.append(Finding(check="table", severity="error",
+                                message="rows disagree on width: " + "; ".join(ragged[:3])))
+    if subject.reference is not None and normalize(subject.reference) and grid:
+        ratio = min_ratio if subject.reference_source == "textlayer" else min_ratio - 15
+        extra = invented_cells(grid, subject.reference, ratio)
+        if extra:
+            shown = ", ".join(repr(c[:20]) for c in extra[:5])
+            findings.append(Finding(
+                check="table", severity="error",
+                message=f"{len(extra)} cell(s) have text the {subject.reference_source} does "
+                        f"not: {shown}",
+            ))
+    return findings
