@@ -22,7 +22,7 @@ _DEFAULT_LADDER: tuple[VerdictAction, ...] = ("retry", "escalate", "fallback", "
 
 
 @dataclass(frozen=True)
-class Options:
+class Possible:
     """What is possible for the block at this step."""
 
     can_retry: bool = False
@@ -41,7 +41,7 @@ def _rank(finding: Finding) -> int:
 
 def decide(
     findings: Sequence[Finding],
-    possible: Options,
+    possible: Possible,
     remedies: Mapping[str, Sequence[str]],
 ) -> tuple[VerdictAction, Finding | None]:
     """The action for a block's findings, and the finding that decided it."""

@@ -51,9 +51,9 @@ def line_run(text: str, min_run: int = 3) -> tuple[str, int] | None:
             run += 1
         else:
             previous, run = line, 1
-        if run >= min_run and len(line) >= 4 and _LETTER.search(line):
-            if best is None or run > best[1]:
-                best = (line, run)
+        long_enough = run >= min_run and len(line) >= 4 and _LETTER.search(line)
+        if long_enough and (best is None or run > best[1]):
+            best = (line, run)
     return best
 
 

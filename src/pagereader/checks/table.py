@@ -20,6 +20,8 @@ from pagereader.types import Finding
 _STRUCTURE = ("table", "thead", "tbody", "tfoot", "tr", "td", "th")
 _MD_SEP = re.compile(r"^\s*\|?\s*:?-{1,}:?\s*(?:\|\s*:?-{1,}:?\s*)+\|?\s*$")
 _HAS_WORD = re.compile(r"[^\W_]")
+_FENCE = re.compile(r"^\s*```[a-z]*\s*$", re.M | re.I)
+_HTML_START = re.compile(r"\s*<(?:table|thead|tbody|tr)\b", re.I)
 
 
 class _Balance(HTMLParser):
@@ -133,8 +135,9 @@ def check_table(subject: Subject, min_ratio: float = 80.0) -> list[Finding]:
     if subject.kind != "table":
         return []
     markup = subject.html if subject.html and "<t" in subject.html else subject.text
+    markup = _FENCE.sub("", markup)
     findings: list[Finding] = []
-    if "<table" in markup.lower() or "<tr" in markup.lower():
+    if _HTML_START.match(markup):
         problems = html_problems(markup)
         if problems:
             findings.append(Finding(check="table", severity="error",

@@ -6,6 +6,8 @@ import typer
 
 from pagereader.cli import plan
 from pagereader.cli.parse import parse_command
+from pagereader.cli.router_config import router_config_command
+from pagereader.cli.serve_engine import serve_engine_command
 
 app = typer.Typer(
     name="pagereader",
@@ -15,6 +17,8 @@ app = typer.Typer(
     add_completion=False,
 )
 app.command("parse")(parse_command)
+app.command("serve-engine")(serve_engine_command)
+app.command("router-config")(router_config_command)
 app.add_typer(plan.app, name="plan")
 
 

@@ -63,9 +63,15 @@ def _run(image: Image.Image, args: list[str], binary: str, timeout_s: float) -> 
     return done.stdout.decode("utf-8", errors="replace")
 
 
+_MISREAD_BULLET = re.compile(r"^[@®©°«»¢*eo]\s+(?=[\u3000-\u9fff\uac00-\ud7a3])")
+
+
 def clean_text(text: str) -> str:
-    """Tesseract puts spaces between CJK characters; remove them, keep line breaks."""
-    lines = [_CJK_SPACE.sub("", line).strip() for line in text.splitlines()]
+    """Tesseract puts spaces between CJK characters (removed) and reads a round bullet before
+    CJK text as "@", "e" or "®" (written back as "•"); line breaks are kept."""
+    lines = [
+        _MISREAD_BULLET.sub("• ", _CJK_SPACE.sub("", line).strip()) for line in text.splitlines()
+    ]
     return "\n".join(line for line in lines if line)
 
 

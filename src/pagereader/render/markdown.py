@@ -11,6 +11,20 @@ _BULLET = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶‣⁃∙·\-\*�
 _NUMBERED = re.compile(r"^\s*(\d+[.)]|\(\w\)|[a-z][.)]|[一二三四五六七八九十]+、|[가-하][.)])\s*")
 
 
+_BULLET_GLYPH = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶‣⁃∙·]\s*")
+
+
+def _bulleted(text: str) -> str:
+    """Lines opening with a bullet glyph become Markdown list items."""
+    lines = text.splitlines()
+    if not any(_BULLET_GLYPH.match(line) for line in lines):
+        return text
+    return "\n".join(
+        "- " + _BULLET_GLYPH.sub("", line).strip() if _BULLET_GLYPH.match(line) else line
+        for line in lines
+    )
+
+
 def _list_item(line: str) -> str:
     if _NUMBERED.match(line):
         return line.strip()
@@ -35,7 +49,7 @@ def block_markdown(result: BlockResult) -> str:
         return "<!-- figure -->" + (f"\n\n{text}" if text else "")
     if kind == "caption":
         return f"*{text}*" if text else ""
-    return text
+    return _bulleted(text)
 
 
 def page_markdown(results: Sequence[BlockResult], notes: str = "") -> str:
@@ -57,8 +71,15 @@ def document_markdown(pages: Sequence[PageResult], page_breaks: bool = True) -> 
     return "\n\n".join(chunks).strip() + "\n"
 
 
+def _plain(result: BlockResult) -> str:
+    text = result.text.strip()
+    if result.block.kind in ("list", "text"):
+        return "\n".join(_BULLET_GLYPH.sub("", line).strip() for line in text.splitlines())
+    return text
+
+
 def page_text(results: Sequence[BlockResult]) -> str:
-    """Plain text of every block in reading order, headers and footers included (for scoring
-    against a page's full text)."""
+    """Plain text of every block in reading order, headers and footers included, list bullets
+    dropped as in the Markdown (for scoring against a page's full text)."""
     ordered = sorted(results, key=lambda r: r.block.order)
-    return "\n".join(r.text.strip() for r in ordered if r.text.strip())
+    return "\n".join(text for text in (_plain(r) for r in ordered) if text)

@@ -1,33 +1,259 @@
-"""Verify stage: every answer is checked before it is trusted; the verdict goes in the JSON."""
+"""Verify stage: every answer is checked against what else is known, and acted on.
+
+For each block the stage finds an independent reference (the text layer inside the block on
+digital pages; on scans, when the policy asks for it, the embedded OCR of the same block,
+cheap next to a VLM call), runs the checks, and follows the verdict: ``retry`` asks the same
+engine again with more pixels, ``escalate`` walks the rest of the route's chain, ``fallback``
+takes the trusted reference text, ``review`` keeps the answer and flags it. Every extra call is
+an attempt, and the verdict names the remedy that produced the final text with the findings
+behind it; ``accept`` means the first answer was clean.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import logging
+import time
+
+from pagereader.checks import Possible, Subject, decide, run_checks
+from pagereader.checks.base import ReferenceSource
 from pagereader.context import RunContext
+from pagereader.engines.base import BlockRequest
+from pagereader.engines.textlayer import TextLayerEngine
+from pagereader.errors import PagereaderError
+from pagereader.options import VerifyOptions
+from pagereader.stages.recognize import build_request, recognize_block
+from pagereader.stages.routes import resolve_route
 from pagereader.stages.state import PageState
-from pagereader.types import TEXT_KINDS, BlockResult, Finding, Verdict
+from pagereader.types import (
+    TEXT_KINDS,
+    Attempt,
+    BlockResult,
+    Finding,
+    Recognition,
+    Verdict,
+    VerdictAction,
+)
+
+logger = logging.getLogger(__name__)
+
+_EMBEDDED = frozenset({"ocr", "rapidocr", "tesseract", "grid", "textlayer"})
+_UNREFERENCED_KINDS = frozenset({"figure", "formula"})
+
+
+@dataclasses.dataclass(frozen=True)
+class Reference:
+    """The independent reading of a block, or none."""
+
+    text: str | None = None
+    source: ReferenceSource | None = None
 
 
 def basic_verdict(result: BlockResult) -> Verdict:
-    """Findings any answer can be judged on without a second signal."""
-    findings: list[Finding] = []
+    """The verdict of a block no check can judge: a failed chain, or none attempted."""
     if not result.attempts:
         return Verdict(action="accept")
+    findings: list[Finding] = []
     if not result.engine:
         findings.append(Finding(check="failed", message="no engine could read this block",
                                 severity="error"))
-    elif result.block.kind in TEXT_KINDS and not result.text.strip():
-        findings.append(Finding(check="empty", message="the answer is empty", severity="warn"))
     if any(not attempt.ok for attempt in result.attempts) and result.engine:
         failed = ", ".join(a.engine for a in result.attempts if not a.ok)
         findings.append(Finding(check="fallback", message=f"answered after {failed} failed",
                                 severity="info"))
-    action = "review" if any(f.severity != "info" for f in findings) else "accept"
+    action: VerdictAction = "review" if any(f.severity != "info" for f in findings) else "accept"
     return Verdict(action=action, findings=tuple(findings))
 
 
+async def _call(ctx: RunContext, name: str, request: BlockRequest) -> Recognition:
+    engine = ctx.engines[name]
+    limit = int(getattr(ctx.options.engines.get(name), "max_concurrency", 2))
+    async with ctx.semaphore(name, limit):
+        return await engine.recognize(request)
+
+
+async def find_reference(
+    ctx: RunContext, state: PageState, result: BlockResult, engine_name: str
+) -> Reference:
+    """The text layer in the block (digital pages) or the embedded OCR of it (scans).
+
+    None for answers that already come from those signals (the text layer, the grid built
+    from it, the embedded OCR): checking a signal against itself proves nothing.
+    """
+    options = ctx.options.verify
+    kind = result.block.kind
+    if kind in _UNREFERENCED_KINDS:
+        return Reference()
+    answered_by = {engine_name, result.engine}
+    if answered_by & (_EMBEDDED | {options.reference_engine}):
+        return Reference()
+    request = build_request(state, result.block)
+    if state.trusted_text and state.rendered.lines:
+        try:
+            answer = await TextLayerEngine().recognize(request)
+        except PagereaderError:
+            return Reference()
+        return Reference(answer.text, "textlayer")
+    if not options.ocr_reference_on_scans or options.reference_engine not in ctx.engines:
+        return Reference()
+    try:
+        answer = await _call(ctx, options.reference_engine, request)
+    except Exception as exc:  # a failed reference only means fewer checks
+        logger.debug("no OCR reference for %s page %s block %s: %s", state.file, state.index,
+                     result.block.order, exc)
+        return Reference()
+    return Reference(answer.text, "ocr")
+
+
+def _subject(
+    result: BlockResult, reference: Reference, page_script: str, finish_reason: str | None
+) -> Subject:
+    return Subject(
+        text=result.text, kind=result.block.kind, html=result.html, engine=result.engine,
+        finish_reason=finish_reason, reference=reference.text,
+        reference_source=reference.source, page_script=page_script,
+    )
+
+
+@dataclasses.dataclass
+class _Walk:
+    """One block's way through the remedies."""
+
+    result: BlockResult
+    chain: list[str]
+    position: int
+    finish_reason: str | None = None
+    retries: int = 0
+    max_pixels: int = 0
+
+
+def _possible(walk: _Walk, options: VerifyOptions, reference: Reference) -> Possible:
+    name = walk.chain[walk.position] if walk.position < len(walk.chain) else walk.result.engine
+    raised = min(options.retry_max_pixels, int(walk.max_pixels * options.retry_pixel_factor))
+    trusted = reference.source == "textlayer" or (
+        reference.source == "ocr" and options.fallback_to_ocr
+    )
+    return Possible(
+        can_retry=(
+            walk.retries < options.max_retries
+            and name not in options.pixel_blind_engines
+            and walk.result.engine not in options.pixel_blind_engines
+            and raised > walk.max_pixels
+        ),
+        can_escalate=walk.position + 1 < len(walk.chain),
+        can_fallback=bool(trusted and reference.text and reference.text.strip()
+                          and walk.result.block.kind in TEXT_KINDS),
+    )
+
+
+async def _retry(ctx: RunContext, state: PageState, walk: _Walk) -> str:
+    options = ctx.options.verify
+    name = walk.chain[walk.position]
+    walk.max_pixels = min(options.retry_max_pixels,
+                          int(walk.max_pixels * options.retry_pixel_factor))
+    walk.retries += 1
+    request = build_request(state, walk.result.block)
+    request = dataclasses.replace(request, max_pixels=walk.max_pixels,
+                                  min_pixels=min(request.min_pixels, walk.max_pixels))
+    start = time.perf_counter()
+    try:
+        answer = await _call(ctx, name, request)
+    except Exception as exc:
+        error = exc.message if isinstance(exc, PagereaderError) else f"{type(exc).__name__}: {exc}"
+        attempt = Attempt(engine=name, ok=False, latency_s=time.perf_counter() - start,
+                          error=error)
+        walk.result = walk.result.model_copy(
+            update={"attempts": (*walk.result.attempts, attempt)})
+        return f"retry {name} at {walk.max_pixels:,} pixels failed: {error}"
+    latency = time.perf_counter() - start
+    walk.finish_reason = answer.finish_reason
+    walk.result = walk.result.model_copy(update={
+        "text": answer.text, "html": answer.html, "engine": answer.engine,
+        "confidence": answer.confidence, "latency_s": round(walk.result.latency_s + latency, 4),
+        "attempts": (*walk.result.attempts, Attempt(engine=answer.engine, ok=True,
+                                                    latency_s=latency)),
+    })
+    return f"retried {name} at {walk.max_pixels:,} pixels"
+
+
+async def _escalate(ctx: RunContext, state: PageState, walk: _Walk) -> str:
+    rest = walk.chain[walk.position + 1 :]
+    fresh, error = await recognize_block(ctx, state, walk.result.block, rest)
+    attempts = (*walk.result.attempts, *fresh.attempts)
+    walk.position += len(fresh.attempts)
+    if error is not None:
+        walk.result = walk.result.model_copy(update={"attempts": attempts})
+        return f"escalation to {', '.join(rest)} failed"
+    walk.finish_reason = None
+    walk.retries = 0
+    walk.result = fresh.model_copy(update={
+        "attempts": attempts, "latency_s": round(walk.result.latency_s + fresh.latency_s, 4),
+    })
+    return f"escalated to {fresh.engine}"
+
+
+def _fallback(walk: _Walk, reference: Reference) -> str:
+    engine = "textlayer" if reference.source == "textlayer" else f"{reference.source}-reference"
+    walk.result = walk.result.model_copy(update={
+        "text": reference.text or "", "html": None, "engine": engine, "confidence": None,
+    })
+    return f"fell back to the {reference.source} text"
+
+
+async def verify_block(
+    ctx: RunContext, state: PageState, result: BlockResult, chain: list[str]
+) -> BlockResult:
+    """Check one answer and apply remedies until it is clean or flagged for review."""
+    options = ctx.options.verify
+    if not options.enabled:
+        return result
+    if not result.engine:
+        return result.model_copy(update={"verdict": basic_verdict(result)})
+    position = max(0, len(result.attempts) - 1)
+    walk = _Walk(result=result, chain=chain, position=position,
+                 finish_reason=getattr(result, "finish_reason", None),
+                 max_pixels=state.decision.max_pixels if state.decision else 0)
+    name = chain[position] if position < len(chain) else result.engine
+    reference = await find_reference(ctx, state, result, name)
+    embedded = {name, result.engine} & (_EMBEDDED | {options.reference_engine})
+    page_script = state.decision.script if state.decision and not embedded else "unknown"
+    history: list[Finding] = list(basic_verdict(result).findings)
+    final: VerdictAction = "accept"
+    for step_index in range(options.max_steps + 1):
+        findings = run_checks(_subject(walk.result, reference, page_script, walk.finish_reason),
+                              options)
+        history.extend(f for f in findings if f not in history)
+        last = step_index == options.max_steps
+        possible = Possible() if last else _possible(walk, options, reference)
+        action, lead = decide(findings, possible, options.remedies)
+        if action in ("accept", "review"):
+            final = final if action == "accept" else "review"
+            break
+        final = action
+        if action == "retry":
+            step = await _retry(ctx, state, walk)
+        elif action == "escalate":
+            step = await _escalate(ctx, state, walk)
+        else:
+            step = _fallback(walk, reference)
+        history.append(Finding(check="remedy", severity="info",
+                               message=f"{lead.check if lead else 'finding'}: {step}"))
+        if action == "fallback":
+            break
+    logger.debug("%s page %s block %s: %s", state.file, state.index, result.block.order, final)
+    return walk.result.model_copy(
+        update={"verdict": Verdict(action=final, findings=tuple(history))})
+
+
 async def run_verify(ctx: RunContext, state: PageState) -> PageState:
-    """Attach a verdict to every block result."""
-    state.results = [
-        result.model_copy(update={"verdict": basic_verdict(result)}) for result in state.results
-    ]
+    """Verify every block of the page concurrently."""
+    assert state.decision is not None
+    page_class = state.decision.page_class
+    routes = ctx.options.routes
+    state.results = list(await asyncio.gather(*(
+        verify_block(ctx, state, result,
+                     resolve_route(routes, page_class, result.block.kind))
+        for result in state.results
+    )))
     return state

@@ -1,0 +1,30 @@
+"""``pagereader router-config``: the vLLM Semantic Router config for a pagereader config."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pagereader.errors import PagereaderError
+from pagereader.planner.router import router_config_yaml
+from pagereader.settings import resolve_options
+
+
+def router_config_command(
+    config: Annotated[Path, typer.Option(help="pagereader TOML config (engines, routes, router)")],
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="write the YAML here")] = None,
+) -> None:
+    """Write the router's YAML (vllm-sr config v0.3) from the same route table the pipeline
+    uses, so routing in the client and in the router cannot disagree."""
+    try:
+        text = router_config_yaml(resolve_options(config))
+    except PagereaderError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {out}; check it with: vllm-sr config validate --config {out}", err=True)

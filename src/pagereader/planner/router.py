@@ -1,0 +1,148 @@
+"""The vLLM Semantic Router config (vllm-sr schema v0.3) written from pagereader's route table.
+
+In router mode every served request goes to one endpoint with model ``vllm-sr/auto`` and a
+body ``metadata`` map (``page_class``, ``task``, ``block_kind``). The router's metadata
+signals read that map, and one decision per route picks the models of the route's served
+engines, so the route table stays the only place routing is written down.
+
+Precedence mirrors the client's lookup (``class.kind`` > ``*.kind`` > ``class.*`` > ``*.*``)
+through decision priorities (higher wins). Routes whose chain names no served engine send
+nothing to the router and get no decision.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+import yaml
+
+from pagereader.errors import ConfigError
+from pagereader.options import OpenAIEngineOptions, Options
+
+AUTO_MODEL = "vllm-sr/auto"
+DEFAULT_LISTENER_PORT = 8899
+GRPC_MAX_MSG_SIZE_MB = 64
+_PRIORITY = {(True, True): 400, (False, True): 300, (True, False): 200, (False, False): 100}
+
+
+def _endpoint(base_url: str) -> tuple[str, str]:
+    """``host:port`` and protocol of an OpenAI base URL."""
+    parts = urlsplit(base_url)
+    if not parts.hostname:
+        raise ConfigError(f"cannot read a host from base_url {base_url!r}")
+    protocol = parts.scheme or "http"
+    port = parts.port or (443 if protocol == "https" else 80)
+    return f"{parts.hostname}:{port}", protocol
+
+
+def _served(options: Options) -> dict[str, OpenAIEngineOptions]:
+    served = {n: e for n, e in options.engines.items() if isinstance(e, OpenAIEngineOptions)}
+    if not served:
+        raise ConfigError("the config has no served engines (kind = \"openai\") to route to")
+    return served
+
+
+def _providers(served: dict[str, OpenAIEngineOptions], default_model: str) -> dict[str, Any]:
+    """One provider model per model id; engines serving the same model are its replicas."""
+    models: dict[str, list[dict[str, Any]]] = {}
+    for name, engine in served.items():
+        endpoint, protocol = _endpoint(engine.base_url)
+        models.setdefault(engine.model, []).append({
+            "name": name, "provider": "vllm", "endpoint": endpoint, "protocol": protocol,
+            "weight": 100,
+        })
+    return {
+        "defaults": {"model": default_model},
+        "models": [{"name": model, "backend_refs": refs} for model, refs in models.items()],
+    }
+
+
+def _decisions(options: Options, served: dict[str, OpenAIEngineOptions],
+               default_model: str) -> tuple[list[dict[str, Any]], set[str], set[str]]:
+    decisions: list[dict[str, Any]] = []
+    classes: set[str] = set()
+    kinds: set[str] = set()
+    for key, chain in options.routes.items():
+        models = list(dict.fromkeys(served[n].model for n in chain if n in served))
+        if not models:
+            continue
+        page_class, _, kind = key.partition(".")
+        conditions: list[dict[str, Any]] = []
+        if page_class != "*":
+            classes.add(page_class)
+            conditions.append({"type": "metadata", "name": f"page_class_{page_class}"})
+        if kind != "*":
+            kinds.add(kind)
+            conditions.append({"type": "metadata", "name": f"block_kind_{kind}"})
+        decisions.append({
+            "name": f"route-{page_class.replace('*', 'any')}-{kind.replace('*', 'any')}",
+            "description": f"pagereader route {key}: {' -> '.join(chain)}",
+            "priority": _PRIORITY[(page_class != "*", kind != "*")],
+            "rules": {"operator": "AND", "conditions": conditions},
+            "modelRefs": [{"model": m, "use_reasoning": False} for m in models],
+        })
+    decisions.sort(key=lambda d: -int(d["priority"]))
+    decisions.append({
+        "name": "default-route",
+        "description": "requests no route names go to the default model",
+        "priority": 1,
+        "rules": {"operator": "AND", "conditions": []},
+        "modelRefs": [{"model": default_model, "use_reasoning": False}],
+    })
+    return decisions, classes, kinds
+
+
+def _default_model(options: Options, served: dict[str, OpenAIEngineOptions]) -> str:
+    """The model of the catch-all route's first served engine, else the first served one."""
+    for name in options.routes.get("*.*", []):
+        if name in served:
+            return served[name].model
+    return next(iter(served.values())).model
+
+
+def router_config(options: Options) -> dict[str, Any]:
+    """The router config as a mapping (vllm-sr v0.3)."""
+    served = _served(options)
+    default_model = _default_model(options, served)
+    decisions, classes, kinds = _decisions(options, served, default_model)
+    metadata = [
+        {"name": f"page_class_{c}", "key": "page_class", "predicate": {"equals": c},
+         "description": f"pagereader classified the page as {c}"}
+        for c in sorted(classes)
+    ] + [
+        {"name": f"block_kind_{k}", "key": "block_kind", "predicate": {"equals": k},
+         "description": f"the block is a {k}"}
+        for k in sorted(kinds)
+    ]
+    port = DEFAULT_LISTENER_PORT
+    if options.router is not None:
+        port = urlsplit(options.router.base_url).port or DEFAULT_LISTENER_PORT
+    timeout = max(int(e.timeout_s) for e in served.values()) + 30
+    routing: dict[str, Any] = {
+        "modelCards": [{"name": m} for m in dict.fromkeys(e.model for e in served.values())],
+        "decisions": decisions,
+    }
+    if metadata:
+        routing["signals"] = {"metadata": metadata}
+    config: dict[str, Any] = {
+        "version": "v0.3",
+        "listeners": [{"name": f"http-{port}", "address": "0.0.0.0", "port": port,
+                       "timeout": f"{timeout}s"}],
+        "providers": _providers(served, default_model),
+        "routing": routing,
+        "global": {"integrations": {"looper": {"grpc_max_msg_size_mb": GRPC_MAX_MSG_SIZE_MB}}},
+    }
+    if options.router is not None and options.router.model != AUTO_MODEL:
+        config["global"]["router"] = {"auto_model_name": options.router.model}
+    return config
+
+
+def router_config_yaml(options: Options) -> str:
+    """The router config as YAML, with a header saying where it came from."""
+    header = (
+        "# vLLM Semantic Router config written by `pagereader router-config` from the route\n"
+        "# table of the pagereader config: change routes there and regenerate this file.\n"
+    )
+    body = yaml.safe_dump(router_config(options), sort_keys=False, allow_unicode=True)
+    return header + body
