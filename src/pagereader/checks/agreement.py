@@ -40,11 +40,14 @@ def check_agreement(
     score = char_consistency(answer, reference)
     if score >= limit:
         return []
-    return [Finding(
-        check="agreement", severity="error",
-        message=f"character consistency {score:.3f} with the {subject.reference_source} is "
-                f"below {limit:.2f} for a {subject.kind} block",
-    )]
+    return [
+        Finding(
+            check="agreement",
+            severity="error",
+            message=f"character consistency {score:.3f} with the {subject.reference_source} is "
+            f"below {limit:.2f} for a {subject.kind} block",
+        )
+    ]
 
 
 def consistency(subject: Subject) -> float | None:

@@ -83,8 +83,11 @@ def token_changes(ref: list[tuple[str, int]], hyp: list[tuple[str, int]]) -> lis
 
     for i in range(1, n + 1):
         for j in range(1, m + 1):
-            cost[i][j] = min(cost[i - 1][j] + 1, cost[i][j - 1] + 1,
-                             cost[i - 1][j - 1] + sub(ref[i - 1], hyp[j - 1]))
+            cost[i][j] = min(
+                cost[i - 1][j] + 1,
+                cost[i][j - 1] + 1,
+                cost[i - 1][j - 1] + sub(ref[i - 1], hyp[j - 1]),
+            )
     changes: list[str] = []
     i, j = n, m
     while i or j:
@@ -143,10 +146,16 @@ def check_critical(subject: Subject, patterns: Sequence[str]) -> list[Finding]:
         return []
     if not normalize(subject.reference) or not normalize(subject.answer):
         return []
-    result = compare_critical(subject.answer, subject.reference, patterns,
-                              ordered=subject.kind != "table")
+    result = compare_critical(
+        subject.answer, subject.reference, patterns, ordered=subject.kind != "table"
+    )
     if result.ok:
         return []
     shown = ", ".join(result.changes[:8]) + (" ..." if len(result.changes) > 8 else "")
-    return [Finding(check="critical", severity="error",
-                    message=f"critical tokens differ from the {subject.reference_source}: {shown}")]
+    return [
+        Finding(
+            check="critical",
+            severity="error",
+            message=f"critical tokens differ from the {subject.reference_source}: {shown}",
+        )
+    ]

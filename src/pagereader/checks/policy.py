@@ -16,7 +16,14 @@ from dataclasses import dataclass
 from pagereader.types import Finding, VerdictAction
 
 PRECEDENCE: tuple[str, ...] = (
-    "empty", "truncation", "reasoning", "repetition", "script", "critical", "agreement", "table",
+    "empty",
+    "truncation",
+    "reasoning",
+    "repetition",
+    "script",
+    "critical",
+    "agreement",
+    "table",
 )
 _DEFAULT_LADDER: tuple[VerdictAction, ...] = ("retry", "escalate", "fallback", "review")
 

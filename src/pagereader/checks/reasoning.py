@@ -38,6 +38,11 @@ def check_reasoning(subject: Subject, markers: Sequence[str] = ()) -> list[Findi
         if subject.reference and regex.search(subject.reference):
             continue
         found = match.group(0).strip()
-        return [Finding(check="reasoning", severity="error",
-                        message=f"reasoning leaked into the answer: {found[:50]!r}")]
+        return [
+            Finding(
+                check="reasoning",
+                severity="error",
+                message=f"reasoning leaked into the answer: {found[:50]!r}",
+            )
+        ]
     return []

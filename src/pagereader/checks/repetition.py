@@ -80,18 +80,33 @@ def check_repetition(
     run = line_run(strip_markdown(answer), 8 if table else 3)
     if run and not _in_reference(run[0], run[1], subject.reference):
         line, count = run
-        return [Finding(check="repetition", severity="error",
-                        message=f"the line {line[:60]!r} repeats {count} times in a row")]
+        return [
+            Finding(
+                check="repetition",
+                severity="error",
+                message=f"the line {line[:60]!r} repeats {count} times in a row",
+            )
+        ]
     unit = repeated_unit(plain, min_span, table)
     if unit and not _in_reference(unit[0] * unit[1], 1, subject.reference):
         text, count = unit
-        return [Finding(check="repetition", severity="error",
-                        message=f"{text[:40]!r} repeats {count} times back to back")]
+        return [
+            Finding(
+                check="repetition",
+                severity="error",
+                message=f"{text[:40]!r} repeats {count} times back to back",
+            )
+        ]
     if subject.reference is not None and len(answer) >= ratio_min_chars:
         ratio = compression_ratio(answer)
         ref_ratio = compression_ratio(subject.reference) if subject.reference else 1.0
         if ratio > max(ratio_max, 2.0 * ref_ratio):
-            return [Finding(check="repetition", severity="error",
-                            message=f"compression ratio {ratio:.1f} against {ref_ratio:.1f} for "
-                                    f"the {subject.reference_source}: the answer loops")]
+            return [
+                Finding(
+                    check="repetition",
+                    severity="error",
+                    message=f"compression ratio {ratio:.1f} against {ref_ratio:.1f} for "
+                    f"the {subject.reference_source}: the answer loops",
+                )
+            ]
     return []

@@ -24,13 +24,16 @@ def run_checks(subject: Subject, options: VerifyOptions | None = None) -> list[F
     findings = [
         *check_truncation(subject),
         *check_reasoning(subject, options.reasoning_markers),
-        *check_repetition(subject, options.repetition_min_span, options.compression_ratio_max,
-                          options.compression_min_chars),
+        *check_repetition(
+            subject,
+            options.repetition_min_span,
+            options.compression_ratio_max,
+            options.compression_min_chars,
+        ),
         *check_script(subject),
         *check_table(subject),
     ]
     if not any(f.check in ("repetition", "script") for f in findings):
         findings.extend(check_critical(subject, critical_patterns(options.critical_patterns)))
-        findings.extend(check_agreement(subject, options.agreement_min,
-                                        options.agreement_min_ocr))
+        findings.extend(check_agreement(subject, options.agreement_min, options.agreement_min_ocr))
     return findings

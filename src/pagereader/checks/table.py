@@ -97,9 +97,7 @@ def markdown_grid(text: str) -> list[list[str]]:
     lines = text.splitlines()
     for i in range(len(lines) - 1):
         if "|" in lines[i] and _MD_SEP.match(lines[i + 1]):
-            rows = [lines[i]] + [
-                line for line in lines[i + 2 :] if "|" in line and line.strip()
-            ]
+            rows = [lines[i]] + [line for line in lines[i + 2 :] if "|" in line and line.strip()]
             return [[c.strip() for c in row.strip().strip("|").split("|")] for row in rows]
     return []
 
@@ -112,7 +110,8 @@ def ragged_rows(grid: list[list[str]]) -> list[str]:
     usual = max(set(widths), key=widths.count)
     return [
         f"row {i + 1} has {w} cells where the table has {usual}"
-        for i, w in enumerate(widths) if w != usual
+        for i, w in enumerate(widths)
+        if w != usual
     ]
 
 
@@ -140,23 +139,36 @@ def check_table(subject: Subject, min_ratio: float = 80.0) -> list[Finding]:
     if _HTML_START.match(markup):
         problems = html_problems(markup)
         if problems:
-            findings.append(Finding(check="table", severity="error",
-                                    message="table HTML is malformed: " + "; ".join(problems[:3])))
+            findings.append(
+                Finding(
+                    check="table",
+                    severity="error",
+                    message="table HTML is malformed: " + "; ".join(problems[:3]),
+                )
+            )
         grid = html_grid(markup)
     else:
         grid = markdown_grid(markup)
     ragged = ragged_rows(grid)
     if ragged:
-        findings.append(Finding(check="table", severity="error",
-                                message="rows disagree on width: " + "; ".join(ragged[:3])))
+        findings.append(
+            Finding(
+                check="table",
+                severity="error",
+                message="rows disagree on width: " + "; ".join(ragged[:3]),
+            )
+        )
     if subject.reference is not None and normalize(subject.reference) and grid:
         ratio = min_ratio if subject.reference_source == "textlayer" else min_ratio - 15
         extra = invented_cells(grid, subject.reference, ratio)
         if extra:
             shown = ", ".join(repr(c[:20]) for c in extra[:5])
-            findings.append(Finding(
-                check="table", severity="error",
-                message=f"{len(extra)} cell(s) have text the {subject.reference_source} does "
-                        f"not: {shown}",
-            ))
+            findings.append(
+                Finding(
+                    check="table",
+                    severity="error",
+                    message=f"{len(extra)} cell(s) have text the {subject.reference_source} does "
+                    f"not: {shown}",
+                )
+            )
     return findings

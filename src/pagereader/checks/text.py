@@ -14,10 +14,29 @@ from rapidfuzz.distance import Levenshtein
 
 # Variant forms that print the same word; folded so the choice of form is never an error.
 VARIANT_GLYPHS: dict[str, str] = {
-    "爲": "為", "裏": "裡", "着": "著", "綫": "線", "峯": "峰", "衆": "眾", "敎": "教",
-    "眞": "真", "羣": "群", "溼": "濕", "牀": "床", "啓": "啟", "强": "強", "戸": "戶",
-    "吿": "告", "說": "説", "銳": "鋭", "稅": "税", "內": "内", "緖": "緒", "錄": "録",
-    "淸": "清", "靑": "青",
+    "爲": "為",
+    "裏": "裡",
+    "着": "著",
+    "綫": "線",
+    "峯": "峰",
+    "衆": "眾",
+    "敎": "教",
+    "眞": "真",
+    "羣": "群",
+    "溼": "濕",
+    "牀": "床",
+    "啓": "啟",
+    "强": "強",
+    "戸": "戶",
+    "吿": "告",
+    "說": "説",
+    "銳": "鋭",
+    "稅": "税",
+    "內": "内",
+    "緖": "緒",
+    "錄": "録",
+    "淸": "清",
+    "靑": "青",
 }
 _VARIANT_TABLE = str.maketrans(VARIANT_GLYPHS)
 _WS = re.compile(r"\s+")
@@ -73,8 +92,10 @@ def count_scripts(text: Iterable[str]) -> dict[str, int]:
             if 0xAC00 <= code <= 0xD7A3 or 0x1100 <= code <= 0x11FF or 0x3130 <= code <= 0x318F:
                 counts["hangul"] += 1
             elif (
-                0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF
-                or 0xF900 <= code <= 0xFAFF or 0x3040 <= code <= 0x30FF
+                0x4E00 <= code <= 0x9FFF
+                or 0x3400 <= code <= 0x4DBF
+                or 0xF900 <= code <= 0xFAFF
+                or 0x3040 <= code <= 0x30FF
             ):
                 counts["han"] += 1
             elif ch.isalpha() and unicodedata.name(ch, "").startswith("LATIN"):

@@ -11,9 +11,11 @@ def check_truncation(subject: Subject) -> list[Finding]:
     if subject.finish_reason != "length":
         return []
     tail = subject.answer.strip()[-40:].replace("\n", " ")
-    return [Finding(
-        check="truncation",
-        message=f"the engine hit its token limit (finish_reason 'length'); the answer ends "
-                f"with {tail!r}",
-        severity="error",
-    )]
+    return [
+        Finding(
+            check="truncation",
+            message=f"the engine hit its token limit (finish_reason 'length'); the answer ends "
+            f"with {tail!r}",
+            severity="error",
+        )
+    ]

@@ -313,7 +313,7 @@ def _continues(para: _Para, row: list[TextLine]) -> float | None:
 def _usable(line: TextLine) -> bool:
     """A line with text, or a detected line box whose text is still to be read."""
     box = line.bbox
-    return bool(line.text.strip()) or (box[2] > box[0] and box[3] > box[1])
+    return bool(line.text.strip()) or (line.text == "" and box[2] > box[0] and box[3] > box[1])
 
 
 def paragraph_lines(lines: Sequence[TextLine], page_height: float) -> list[list[TextLine]]:

@@ -1,7 +1,12 @@
 """Ruled tables rebuilt as grids from a page raster, filled with words from OCR or the text layer.
 
 Rulings are found by morphological opening with long thin kernels: what survives a horizontal
-kernel is a horizontal line, likewise vertical. Separator positions come from those segments;
+kernel is a horizontal line, likewise vertical. Solid dark fills are taken out of the ink first,
+so a dark header row is not mistaken for a thick rule. Slide-deck tables fill their cells with
+colour and part them with thin white lines, or with nothing but a change of fill: there a rule is
+a thin line lighter or darker than the smooth fill on both sides of it, or the edge between two
+different fills, and the table's outer box is that of its filled cells. Separator positions come
+from those segments;
 a separator segment missing between two neighbouring cells means the cells are merged. Words
 (page units) then go to the cell holding their centre; a text-layer or OCR line that runs across
 a column rule is cut there using its character boxes (estimated when it has none).
@@ -22,6 +27,11 @@ from pagereader.layout.paragraphs import join_lines, union
 from pagereader.types import BBox, Table, TableCell, TextLine
 
 logger = logging.getLogger(__name__)
+
+_SMOOTH = 4
+"""Highest local standard deviation (gray levels) of a flat cell fill."""
+_CONTRAST = 14
+"""Least gray-level difference that makes a fill, a separator line or a fill edge."""
 
 Gray = npt.NDArray[np.uint8]
 _Segment = tuple[float, float, float, float, float]
@@ -75,6 +85,13 @@ def _binary(gray: Gray) -> Gray:
     return np.asarray(bw, dtype=np.uint8)
 
 
+def _without_solids(bw: Gray, size: int) -> Gray:
+    """Ink less its solid areas (where a ``size`` square fits): fills, bars, not rules."""
+    square = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+    solid = cv2.dilate(cv2.morphologyEx(bw, cv2.MORPH_OPEN, square), np.ones((5, 5), np.uint8))
+    return np.asarray(cv2.bitwise_and(bw, cv2.bitwise_not(solid)), dtype=np.uint8)
+
+
 def _rulings(bw: Gray, length: int, horizontal: bool) -> Gray:
     """Keep only straight runs of ink at least ``length`` pixels long in one direction."""
     size = (max(length, 2), 1) if horizontal else (1, max(length, 2))
@@ -82,6 +99,52 @@ def _rulings(bw: Gray, length: int, horizontal: bool) -> Gray:
     opened = cv2.morphologyEx(bw, cv2.MORPH_OPEN, kernel)
     grown = cv2.dilate(opened, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
     return np.asarray(grown, dtype=np.uint8)
+
+
+def _background(gray: Gray) -> int:
+    """The page's most common gray level: paper, or a slide's background."""
+    return int(np.bincount(gray.ravel(), minlength=256).argmax()) if gray.size else 255
+
+
+def _filled(smooth: npt.NDArray[np.int16], background: int) -> npt.NDArray[np.bool_]:
+    """Flat areas (low local spread) clearly off the background: coloured cell fills."""
+    g = smooth.astype(np.float32)
+    mean = cv2.blur(g, (5, 5))
+    spread = cv2.blur(g * g, (5, 5)) - mean * mean
+    return np.asarray((spread < _SMOOTH**2) & (np.abs(mean - background) > _CONTRAST))
+
+
+def _fill_edges(
+    smooth: npt.NDArray[np.int16], filled: npt.NDArray[np.bool_], horizontal: bool
+) -> Gray:
+    """Pixels between two fills that are a thin line off both, or the step from one to the other."""
+    g, f = (smooth, filled) if horizontal else (smooth.T, filled.T)
+    found = np.zeros(g.shape, dtype=bool)
+    for d in (3, 4, 6):
+        mid, before, after = g[d:-d], g[: -2 * d], g[2 * d :]
+        lighter = np.minimum(mid - before, mid - after)
+        darker = np.minimum(before - mid, after - mid)
+        off = (np.maximum(lighter, darker) > _CONTRAST) | (np.abs(before - after) > _CONTRAST)
+        found[d:-d] |= f[: -2 * d] & f[2 * d :] & off
+    out = np.where(found, 255, 0).astype(np.uint8)
+    return out if horizontal else np.ascontiguousarray(out.T)
+
+
+def _masks(gray: Gray, background: int, h_len: int, v_len: int) -> tuple[Gray, Gray, Gray]:
+    """Horizontal and vertical ruling masks (dark rules and fill separators) and the fills."""
+    bw = _without_solids(_binary(gray), max(15, min(gray.shape) // 60))
+    smooth = cv2.GaussianBlur(gray, (3, 3), 0).astype(np.int16)
+    filled = _filled(smooth, background)
+    h_mask = cv2.bitwise_or(
+        _rulings(bw, h_len, True), _rulings(_fill_edges(smooth, filled, True), h_len, True)
+    )
+    v_mask = cv2.bitwise_or(
+        _rulings(bw, v_len, False), _rulings(_fill_edges(smooth, filled, False), v_len, False)
+    )
+    fills = cv2.morphologyEx(
+        np.where(filled, 255, 0).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8)
+    )
+    return np.asarray(h_mask), np.asarray(v_mask), np.asarray(fills, dtype=np.uint8)
 
 
 def _segments(mask: Gray, horizontal: bool, dx: int = 0, dy: int = 0) -> list[_Segment]:
@@ -127,13 +190,16 @@ def _bounds(segs: Sequence[_Segment], low: float, high: float, tol: float) -> li
 
 def find_ruled_tables(gray: Gray) -> list[BBox]:
     """Bounding boxes (pixels) of ruled tables: line networks with at least two rows or columns."""
-    bw = _binary(gray)
-    height, width = bw.shape
-    h_mask = _rulings(bw, max(20, width // 30), horizontal=True)
-    v_mask = _rulings(bw, max(12, height // 80), horizontal=False)
+    gray = as_gray(gray)
+    height, width = gray.shape
+    h_mask, v_mask, fills = _masks(
+        gray, _background(gray), max(20, width // 30), max(12, height // 80)
+    )
     h_segs, v_segs = _segments(h_mask, True), _segments(v_mask, False)
     contours, _ = cv2.findContours(
-        cv2.bitwise_or(h_mask, v_mask), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
+        cv2.bitwise_or(cv2.bitwise_or(h_mask, v_mask), fills),
+        cv2.RETR_EXTERNAL,
+        cv2.CHAIN_APPROX_SIMPLE,
     )
     tables: list[BBox] = []
     for contour in contours:
@@ -142,10 +208,13 @@ def find_ruled_tables(gray: Gray) -> list[BBox]:
             continue
         box = (float(x), float(y), float(x + w), float(y + h))
         tol = max(4.0, 0.01 * max(w, h))
-        rows = _cluster([s[0] for s in h_segs if _inside(s, box, True)], tol)
-        cols = _cluster([s[0] for s in v_segs if _inside(s, box, False)], tol)
-        if len(rows) >= 2 and len(cols) >= 2 and (len(rows) >= 3 or len(cols) >= 3):
-            tables.append(box)
+        inner_h = [s for s in h_segs if _inside(s, box, True)]
+        inner_v = [s for s in v_segs if _inside(s, box, False)]
+        rows = _cluster(_bounds(inner_h, box[1], box[3], tol), tol)
+        cols = _cluster(_bounds(inner_v, box[0], box[2], tol), tol)
+        if inner_h and inner_v and len(rows) >= 2 and len(cols) >= 2:
+            if len(rows) >= 3 or len(cols) >= 3:
+                tables.append(box)
     tables.sort(key=lambda b: (b[1], b[0]))
     logger.debug("found %d ruled tables", len(tables))
     return tables
@@ -179,14 +248,27 @@ def build_grid(gray: Gray, bbox_px: BBox) -> Grid:
         min(int(np.ceil(bbox_px[2])) + 4, gray.shape[1]),
         min(int(np.ceil(bbox_px[3])) + 4, gray.shape[0]),
     )
-    bw = _binary(gray[y0:y1, x0:x1])
-    ch, cw = bw.shape
+    gray = as_gray(gray)
+    pad = 10
+    px0, py0 = max(x0 - pad, 0), max(y0 - pad, 0)
+    crop = gray[py0 : min(y1 + pad, gray.shape[0]), px0 : min(x1 + pad, gray.shape[1])]
+    cw, ch = x1 - x0, y1 - y0
     tol = max(6.0, 0.012 * max(cw, ch))
-    h_all = _segments(_rulings(bw, max(15, cw // 25), True), True, x0, y0)
-    v_all = _segments(_rulings(bw, max(12, ch // 25), False), False, x0, y0)
+    h_mask, v_mask, _ = _masks(crop, _background(gray), max(15, cw // 25), max(12, ch // 25))
+    inner = (slice(y0 - py0, y1 - py0), slice(x0 - px0, x1 - px0))
+    h_all = _segments(np.ascontiguousarray(h_mask[inner]), True, x0, y0)
+    v_all = _segments(np.ascontiguousarray(v_mask[inner]), False, x0, y0)
     left, top, right, bottom = bbox_px
-    # A vertical rule runs from one horizontal rule to another; a glyph stroke floats in a cell.
-    v_segs = [s for s in v_all if _meets(s[0], s[1], h_all, tol) and _meets(s[0], s[2], h_all, tol)]
+    open_top = not any(abs(s[0] - top) <= tol for s in h_all)
+    open_bottom = not any(abs(s[0] - bottom) <= tol for s in h_all)
+    # A vertical rule runs from one horizontal rule (or an open edge) to another; a glyph stroke
+    # floats in a cell.
+    v_segs = [
+        s
+        for s in v_all
+        if (_meets(s[0], s[1], h_all, tol) or (open_top and abs(s[1] - top) <= tol))
+        and (_meets(s[0], s[2], h_all, tol) or (open_bottom and abs(s[2] - bottom) <= tol))
+    ]
     h_segs = [
         s
         for s in h_all

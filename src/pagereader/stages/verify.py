@@ -56,12 +56,14 @@ def basic_verdict(result: BlockResult) -> Verdict:
         return Verdict(action="accept")
     findings: list[Finding] = []
     if not result.engine:
-        findings.append(Finding(check="failed", message="no engine could read this block",
-                                severity="error"))
+        findings.append(
+            Finding(check="failed", message="no engine could read this block", severity="error")
+        )
     if any(not attempt.ok for attempt in result.attempts) and result.engine:
         failed = ", ".join(a.engine for a in result.attempts if not a.ok)
-        findings.append(Finding(check="fallback", message=f"answered after {failed} failed",
-                                severity="info"))
+        findings.append(
+            Finding(check="fallback", message=f"answered after {failed} failed", severity="info")
+        )
     action: VerdictAction = "review" if any(f.severity != "info" for f in findings) else "accept"
     return Verdict(action=action, findings=tuple(findings))
 
@@ -100,8 +102,13 @@ async def find_reference(
     try:
         answer = await _call(ctx, options.reference_engine, request)
     except Exception as exc:  # a failed reference only means fewer checks
-        logger.debug("no OCR reference for %s page %s block %s: %s", state.file, state.index,
-                     result.block.order, exc)
+        logger.debug(
+            "no OCR reference for %s page %s block %s: %s",
+            state.file,
+            state.index,
+            result.block.order,
+            exc,
+        )
         return Reference()
     return Reference(answer.text, "ocr")
 
@@ -110,9 +117,14 @@ def _subject(
     result: BlockResult, reference: Reference, page_script: str, finish_reason: str | None
 ) -> Subject:
     return Subject(
-        text=result.text, kind=result.block.kind, html=result.html, engine=result.engine,
-        finish_reason=finish_reason, reference=reference.text,
-        reference_source=reference.source, page_script=page_script,
+        text=result.text,
+        kind=result.block.kind,
+        html=result.html,
+        engine=result.engine,
+        finish_reason=finish_reason,
+        reference=reference.text,
+        reference_source=reference.source,
+        page_script=page_script,
     )
 
 
@@ -142,38 +154,49 @@ def _possible(walk: _Walk, options: VerifyOptions, reference: Reference) -> Poss
             and raised > walk.max_pixels
         ),
         can_escalate=walk.position + 1 < len(walk.chain),
-        can_fallback=bool(trusted and reference.text and reference.text.strip()
-                          and walk.result.block.kind in TEXT_KINDS),
+        can_fallback=bool(
+            trusted
+            and reference.text
+            and reference.text.strip()
+            and walk.result.block.kind in TEXT_KINDS
+        ),
     )
 
 
 async def _retry(ctx: RunContext, state: PageState, walk: _Walk) -> str:
     options = ctx.options.verify
     name = walk.chain[walk.position]
-    walk.max_pixels = min(options.retry_max_pixels,
-                          int(walk.max_pixels * options.retry_pixel_factor))
+    walk.max_pixels = min(
+        options.retry_max_pixels, int(walk.max_pixels * options.retry_pixel_factor)
+    )
     walk.retries += 1
     request = build_request(state, walk.result.block)
-    request = dataclasses.replace(request, max_pixels=walk.max_pixels,
-                                  min_pixels=min(request.min_pixels, walk.max_pixels))
+    request = dataclasses.replace(
+        request, max_pixels=walk.max_pixels, min_pixels=min(request.min_pixels, walk.max_pixels)
+    )
     start = time.perf_counter()
     try:
         answer = await _call(ctx, name, request)
     except Exception as exc:
         error = exc.message if isinstance(exc, PagereaderError) else f"{type(exc).__name__}: {exc}"
-        attempt = Attempt(engine=name, ok=False, latency_s=time.perf_counter() - start,
-                          error=error)
-        walk.result = walk.result.model_copy(
-            update={"attempts": (*walk.result.attempts, attempt)})
+        attempt = Attempt(engine=name, ok=False, latency_s=time.perf_counter() - start, error=error)
+        walk.result = walk.result.model_copy(update={"attempts": (*walk.result.attempts, attempt)})
         return f"retry {name} at {walk.max_pixels:,} pixels failed: {error}"
     latency = time.perf_counter() - start
     walk.finish_reason = answer.finish_reason
-    walk.result = walk.result.model_copy(update={
-        "text": answer.text, "html": answer.html, "engine": answer.engine,
-        "confidence": answer.confidence, "latency_s": round(walk.result.latency_s + latency, 4),
-        "attempts": (*walk.result.attempts, Attempt(engine=answer.engine, ok=True,
-                                                    latency_s=latency)),
-    })
+    walk.result = walk.result.model_copy(
+        update={
+            "text": answer.text,
+            "html": answer.html,
+            "engine": answer.engine,
+            "confidence": answer.confidence,
+            "latency_s": round(walk.result.latency_s + latency, 4),
+            "attempts": (
+                *walk.result.attempts,
+                Attempt(engine=answer.engine, ok=True, latency_s=latency),
+            ),
+        }
+    )
     return f"retried {name} at {walk.max_pixels:,} pixels"
 
 
@@ -187,17 +210,25 @@ async def _escalate(ctx: RunContext, state: PageState, walk: _Walk) -> str:
         return f"escalation to {', '.join(rest)} failed"
     walk.finish_reason = None
     walk.retries = 0
-    walk.result = fresh.model_copy(update={
-        "attempts": attempts, "latency_s": round(walk.result.latency_s + fresh.latency_s, 4),
-    })
+    walk.result = fresh.model_copy(
+        update={
+            "attempts": attempts,
+            "latency_s": round(walk.result.latency_s + fresh.latency_s, 4),
+        }
+    )
     return f"escalated to {fresh.engine}"
 
 
 def _fallback(walk: _Walk, reference: Reference) -> str:
     engine = "textlayer" if reference.source == "textlayer" else f"{reference.source}-reference"
-    walk.result = walk.result.model_copy(update={
-        "text": reference.text or "", "html": None, "engine": engine, "confidence": None,
-    })
+    walk.result = walk.result.model_copy(
+        update={
+            "text": reference.text or "",
+            "html": None,
+            "engine": engine,
+            "confidence": None,
+        }
+    )
     return f"fell back to the {reference.source} text"
 
 
@@ -211,9 +242,13 @@ async def verify_block(
     if not result.engine:
         return result.model_copy(update={"verdict": basic_verdict(result)})
     position = max(0, len(result.attempts) - 1)
-    walk = _Walk(result=result, chain=chain, position=position,
-                 finish_reason=getattr(result, "finish_reason", None),
-                 max_pixels=state.decision.max_pixels if state.decision else 0)
+    walk = _Walk(
+        result=result,
+        chain=chain,
+        position=position,
+        finish_reason=getattr(result, "finish_reason", None),
+        max_pixels=state.decision.max_pixels if state.decision else 0,
+    )
     name = chain[position] if position < len(chain) else result.engine
     reference = await find_reference(ctx, state, result, name)
     embedded = {name, result.engine} & (_EMBEDDED | {options.reference_engine})
@@ -221,8 +256,9 @@ async def verify_block(
     history: list[Finding] = list(basic_verdict(result).findings)
     final: VerdictAction = "accept"
     for step_index in range(options.max_steps + 1):
-        findings = run_checks(_subject(walk.result, reference, page_script, walk.finish_reason),
-                              options)
+        findings = run_checks(
+            _subject(walk.result, reference, page_script, walk.finish_reason), options
+        )
         history.extend(f for f in findings if f not in history)
         last = step_index == options.max_steps
         possible = Possible() if last else _possible(walk, options, reference)
@@ -237,13 +273,19 @@ async def verify_block(
             step = await _escalate(ctx, state, walk)
         else:
             step = _fallback(walk, reference)
-        history.append(Finding(check="remedy", severity="info",
-                               message=f"{lead.check if lead else 'finding'}: {step}"))
+        history.append(
+            Finding(
+                check="remedy",
+                severity="info",
+                message=f"{lead.check if lead else 'finding'}: {step}",
+            )
+        )
         if action == "fallback":
             break
     logger.debug("%s page %s block %s: %s", state.file, state.index, result.block.order, final)
     return walk.result.model_copy(
-        update={"verdict": Verdict(action=final, findings=tuple(history))})
+        update={"verdict": Verdict(action=final, findings=tuple(history))}
+    )
 
 
 async def run_verify(ctx: RunContext, state: PageState) -> PageState:
@@ -251,9 +293,14 @@ async def run_verify(ctx: RunContext, state: PageState) -> PageState:
     assert state.decision is not None
     page_class = state.decision.page_class
     routes = ctx.options.routes
-    state.results = list(await asyncio.gather(*(
-        verify_block(ctx, state, result,
-                     resolve_route(routes, page_class, result.block.kind))
-        for result in state.results
-    )))
+    state.results = list(
+        await asyncio.gather(
+            *(
+                verify_block(
+                    ctx, state, result, resolve_route(routes, page_class, result.block.kind)
+                )
+                for result in state.results
+            )
+        )
+    )
     return state

@@ -1,0 +1,5 @@
+"""``python -m pagereader``."""
+
+from pagereader.cli.app import main
+
+main()

@@ -1,0 +1,109 @@
+"""review.md: what a person should look at in a parsed document, with its page pictures.
+
+Blocks the verifier kept but flagged (``review``) come first, page by page, each with the
+findings behind the flag, an excerpt of the answer, and a link to the page overlay
+(``pages/NNN.png``) where the block is drawn. Blocks the verifier corrected on its own
+(retry, escalate, fallback) follow in a table, so a reader can audit the corrections too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from pagereader.types import BlockResult, DocumentResult, PageResult
+
+_EXCERPT = 240
+_CORRECTED = ("retry", "escalate", "fallback")
+
+
+def _faults(block: BlockResult) -> list[str]:
+    return [f"{f.check}: {f.message}" for f in block.verdict.findings if f.severity != "info"]
+
+
+def _remedies(block: BlockResult) -> list[str]:
+    return [f.message for f in block.verdict.findings if f.check == "remedy"]
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def review_marker(block: BlockResult) -> str:
+    """An HTML comment to put before a flagged block in document.md (empty otherwise)."""
+    if block.verdict.action != "review":
+        return ""
+    reasons = "; ".join(_faults(block)) or "flagged"
+    return f"<!-- review: {_cell(reasons).replace('--', '- -')} -->"
+
+
+def _page_section(page: PageResult, flagged: Sequence[BlockResult], pages_dir: str) -> list[str]:
+    image = f"{pages_dir}/{page.index:03d}.png"
+    lines = [f"## Page {page.index}", "", f"[![page {page.index}]({image})]({image})", ""]
+    for block in flagged:
+        box = ", ".join(f"{v:.0f}" for v in block.block.bbox)
+        lines.append(
+            f"- **{block.block.kind} block {block.block.order}** (engine "
+            f"`{block.engine or 'none'}`, box {box})"
+        )
+        lines.extend(f"  - {_cell(reason)}" for reason in _faults(block))
+        lines.extend(f"  - tried: {_cell(step)}" for step in _remedies(block))
+        text = _cell(block.text or block.html or "")
+        if text:
+            excerpt = text if len(text) <= _EXCERPT else text[:_EXCERPT] + " ..."
+            lines.append(f"  - answer: > {excerpt}")
+    lines.append("")
+    return lines
+
+
+def review_markdown(result: DocumentResult, pages_dir: str = "pages") -> str:
+    """The review document: flagged blocks by page, then the automatic corrections."""
+    total = sum(len(page.blocks) for page in result.pages)
+    flagged = {
+        page.index: [b for b in page.blocks if b.verdict.action == "review"]
+        for page in result.pages
+    }
+    corrected = [
+        (page.index, block)
+        for page in result.pages
+        for block in page.blocks
+        if block.verdict.action in _CORRECTED
+    ]
+    count = sum(len(blocks) for blocks in flagged.values())
+    lines = [f"# Review: {Path(result.source).name}", ""]
+    lines.append(
+        f"{count} of {total} blocks need a look; {len(corrected)} were corrected automatically."
+    )
+    lines.append("")
+    if count == 0 and not corrected:
+        lines.append("Nothing to review: every block was accepted as first answered.")
+    for page in result.pages:
+        if flagged[page.index]:
+            lines.extend(_page_section(page, flagged[page.index], pages_dir))
+    if corrected:
+        lines += [
+            "## Corrected automatically",
+            "",
+            "| page | block | kind | action | engine | why |",
+            "|---:|---:|---|---|---|---|",
+        ]
+        for index, block in corrected:
+            why = "; ".join(_faults(block)) or "-"
+            lines.append(
+                f"| [{index}]({pages_dir}/{index:03d}.png) | {block.block.order} | "
+                f"{block.block.kind} | {block.verdict.action} | {block.engine} | "
+                f"{_cell(why)} |"
+            )
+        lines.append("")
+    if result.errors:
+        lines += ["## Errors", ""]
+        lines.extend(f"- {_cell(error.line())}" for error in result.errors)
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def write_review(folder: Path, result: DocumentResult) -> Path:
+    """Write ``folder/review.md`` and return its path."""
+    path = folder / "review.md"
+    path.write_text(review_markdown(result), encoding="utf-8")
+    return path

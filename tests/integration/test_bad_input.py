@@ -1,0 +1,100 @@
+"""Bad input: one clear line naming the file, the other files still parsed, exit code 1."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fixtures import Fixtures
+
+from pagereader.errors import PasswordRequiredError
+from pagereader.options import Options
+from pagereader.pipeline import parse
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """The real console entry point in a child process."""
+    return subprocess.run(
+        [sys.executable, "-m", "pagereader", *args], capture_output=True, text=True,
+        env={**os.environ, **(env or {}), "COLUMNS": "200"}, timeout=600, check=False,
+    )
+
+
+def test_each_bad_file_gets_one_line_and_the_good_one_is_written(
+    fixtures: Fixtures, tmp_path: Path
+) -> None:
+    bad = [fixtures.corrupt_pdf, fixtures.empty_pdf, fixtures.encrypted_pdf,
+           fixtures.unsupported_file, fixtures.png_bomb]
+    done = run_cli("parse", *map(str, bad), str(fixtures.legal_pdf), "-o", str(tmp_path),
+                   "--no-resume")
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr + done.stdout
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error ")]
+    for path in bad:
+        mine = [line for line in errors if path.name in line]
+        assert len(mine) == 1, (path.name, errors)
+    joined = "\n".join(errors)
+    assert "encrypted" in joined and "--password" in joined
+    assert "0 bytes" in joined
+    assert "unsupported file type '.xyz'" in joined
+    assert "30000x30000" in joined or "too large" in joined
+    good = json.loads((tmp_path / "legal" / "document.json").read_text())
+    assert good["status"] == "ok" and len(good["pages"]) == 3
+    assert (tmp_path / "legal" / "document.md").read_text().count("<!-- page") == 3
+
+
+def test_encrypted_pdf_opens_with_password(fixtures: Fixtures) -> None:
+    result = parse(fixtures.encrypted_pdf, Options(password=fixtures.password))
+    assert result.status == "ok"
+    wrong = parse(fixtures.encrypted_pdf, Options(password="nope"))
+    assert wrong.status == "failed"
+    assert "wrong password" in wrong.errors[0].message
+    assert PasswordRequiredError.default_hint in wrong.errors[0].hint
+
+
+def test_debug_shows_the_traceback_of_a_config_error(tmp_path: Path, fixtures: Fixtures) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text('[routes]\n"scan.text" = ["missing"]\n')
+    quiet = run_cli("parse", str(fixtures.legal_pdf), "--config", str(config), "-o",
+                    str(tmp_path / "o"))
+    assert quiet.returncode == 1
+    assert "missing" in quiet.stderr and "Traceback" not in quiet.stderr
+    loud = run_cli("parse", str(fixtures.legal_pdf), "--config", str(config), "-o",
+                   str(tmp_path / "o"), "--debug")
+    assert "Traceback" in loud.stderr
+
+
+def test_pptx_without_libreoffice_says_how_to_get_it(fixtures: Fixtures, tmp_path: Path) -> None:
+    done = run_cli("parse", str(fixtures.pptx), str(fixtures.legal_pdf), "-o", str(tmp_path),
+                   env={"PAGEREADER_SOFFICE": "/nonexistent/soffice"})
+    assert done.returncode == 1
+    line = next(ln for ln in done.stderr.splitlines() if fixtures.pptx.name in ln)
+    assert "LibreOffice" in line and "apt-get install" in line
+    assert (tmp_path / "legal" / "document.json").exists()
+
+
+def test_missing_page_is_reported_and_others_kept(fixtures: Fixtures) -> None:
+    result = parse(fixtures.legal_pdf, Options(pages=(2, 9)))
+    assert result.status == "partial"
+    assert [p.index for p in result.pages] == [2]
+    assert "page 9 does not exist" in result.errors[0].line()
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="needs tesseract")
+def test_rerun_resumes_from_the_cache(fixtures: Fixtures, tmp_path: Path) -> None:
+    first = run_cli("parse", str(fixtures.scan_png), "-o", str(tmp_path))
+    assert first.returncode == 0, first.stderr
+    second = run_cli("parse", str(fixtures.scan_png), "-o", str(tmp_path))
+    assert second.returncode == 0
+    a = json.loads((tmp_path / fixtures.scan_png.stem / "document.json").read_text())
+    assert a["pages"][0]["blocks"], "cached page lost its blocks"
+    timings = json.loads((tmp_path / fixtures.scan_png.stem / "timings.json").read_text())
+    assert timings["summary"]["pages"] == 1
+    with sqlite3.connect(tmp_path / ".pagereader-cache.sqlite") as db:
+        assert db.execute("SELECT COUNT(*) FROM pages").fetchone() == (1,)

@@ -1,0 +1,213 @@
+"""The openai engine over loopback against the scripted fault server: request shape, pixel
+bounds from the decision layer, reasoning stripped, retries, fallbacks, deadlines, breaker,
+concurrency and router mode."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fault_server import Fault, FaultServer
+
+from pagereader.engines.breaker import CircuitBreaker
+from pagereader.engines.openai_api import strip_reasoning
+from pagereader.options import OpenAIEngineOptions, Options
+from pagereader.pipeline import aparse, make_context
+from pagereader.render.json import document_json
+from pagereader.service.engine_api import serve_in_thread
+from pagereader.types import DocumentResult
+
+ANSWER = "Quarterly figures, as read by the fault server"
+
+
+@pytest.fixture(scope="module")
+def fault() -> Iterator[tuple[FaultServer, str]]:
+    server = FaultServer()
+    with serve_in_thread(server.app()) as url:
+        yield server, url
+
+
+def _options(url: str, routes: dict[str, list[str]], **engine: Any) -> Options:
+    """One served engine on the fault server; the verifier is off because the scripted
+    answers are not meant to match the page."""
+    settings: dict[str, Any] = {"timeout_s": 5.0, "retries": 1, **engine}
+    budget = settings.pop("budget", {})
+    router = settings.pop("router", None)
+    return Options(
+        engines={"vlm": OpenAIEngineOptions(base_url=url, model="fault", **settings)},
+        routes=routes, budget=budget, router=router, verify={"enabled": False},
+    )
+
+
+async def _parse(path: Path, options: Options) -> DocumentResult:
+    ctx = make_context(options)
+    try:
+        return await aparse(path, ctx=ctx)
+    finally:
+        await asyncio.gather(*(engine.aclose() for engine in ctx.engines.values()))
+
+
+def _attempts(result: DocumentResult) -> list[dict[str, Any]]:
+    data = document_json(result)
+    return [a for page in data["pages"] for b in page["blocks"] for a in b["attempts"]]
+
+
+async def test_requests_carry_pixel_bounds_and_thinking_off(fault, fixtures) -> None:
+    server, url = fault
+    seen: dict[str, list[dict[str, Any]]] = {}
+    results: dict[str, DocumentResult] = {}
+    for name, path in (("sparse", fixtures.deck_pdf), ("dense", fixtures.dense_pdf)):
+        server.reset(Fault(answer=ANSWER))
+        options = _options(url, {"*.*": ["vlm"]}).with_overrides(pages=(1,))
+        results[name] = await _parse(path, options)
+        seen[name] = list(server.requests)
+    for name, requests in seen.items():
+        page = results[name].pages[0]
+        assert len(requests) == len(page.blocks) > 0
+        for body in requests:
+            assert body["mm_processor_kwargs"] == {"min_pixels": page.decision.min_pixels,
+                                                   "max_pixels": page.decision.max_pixels}
+            assert body["chat_template_kwargs"] == {"enable_thinking": False}
+            assert body["temperature"] == 0.0 and body["max_tokens"] > 0
+            image, prompt = body["messages"][-1]["content"]
+            assert image["image_url"]["url"].startswith("data:image/png;base64,")
+            assert prompt["text"] in {"OCR:", "Table Recognition:", "Chart Recognition:"}
+        assert {b.text for b in page.blocks} == {ANSWER}
+    dense_max = {b["mm_processor_kwargs"]["max_pixels"] for b in seen["dense"]}
+    sparse_max = {b["mm_processor_kwargs"]["max_pixels"] for b in seen["sparse"]}
+    assert results["dense"].pages[0].decision.page_class == "dense"
+    assert min(dense_max) > max(sparse_max)
+    tokens = [a["prompt_tokens"] for a in _attempts(results["sparse"])]
+    assert tokens == [100] * len(tokens)
+
+
+async def test_leaked_reasoning_is_stripped(fault, fixtures) -> None:
+    server, url = fault
+    server.reset(Fault(mode="think", answer=ANSWER))
+    result = await _parse(fixtures.deck_pdf,
+                          _options(url, {"*.*": ["vlm"]}).with_overrides(pages=(1,)))
+    texts = [b.text for b in result.pages[0].blocks]
+    assert texts and all(t == ANSWER for t in texts)
+    assert "<think>" not in result.markdown and "</think>" not in result.markdown
+
+
+def test_strip_reasoning_forms() -> None:
+    assert strip_reasoning("<think>a\nb</think>\nText") == "Text"
+    assert strip_reasoning("reasoning first</think>Text") == "Text"
+    assert strip_reasoning("Text<think>cut off mid-thought") == "Text"
+    assert strip_reasoning("<THINK>x</THINK>A<think>y</think>B") == "AB"
+
+
+async def test_failing_endpoint_falls_back_and_json_records_it(fault, fixtures) -> None:
+    server, url = fault
+    server.reset(Fault(mode="error500"))
+    result = await _parse(fixtures.deck_pdf,
+                          _options(url, {"*.*": ["vlm", "textlayer"]}).with_overrides(pages=(1,)))
+    assert result.status == "ok"
+    page = result.pages[0]
+    assert page.blocks[0].text == "Quarterly Operations Review"
+    assert all(b.engine == "textlayer" for b in page.blocks)
+    failures = [a for a in _attempts(result) if not a["ok"]]
+    assert len(failures) == len(page.blocks)
+    assert all(a["engine"] == "vlm" for a in failures)
+    assert all("HTTP 500" in a["error"] or "circuit open" in a["error"] for a in failures)
+    # 5 blocks x 2 tries would be 10 requests; the breaker opens after 5 failures
+    assert 5 <= len(server.requests) <= 10
+
+
+async def test_rate_limited_requests_are_retried(fault, fixtures) -> None:
+    server, url = fault
+    server.reset(Fault(mode="error429", fail_first=2, answer=ANSWER))
+    result = await _parse(fixtures.deck_pdf,
+                          _options(url, {"*.*": ["vlm"]}, retries=2).with_overrides(pages=(1,)))
+    page = result.pages[0]
+    assert result.status == "ok" and {b.text for b in page.blocks} == {ANSWER}
+    assert len(server.requests) == len(page.blocks) + 2
+
+
+async def test_looping_answer_is_refused_and_falls_back(fault, fixtures) -> None:
+    server, url = fault
+    server.reset(Fault(mode="loop"))
+    result = await _parse(fixtures.deck_pdf,
+                          _options(url, {"*.*": ["vlm", "textlayer"]}).with_overrides(pages=(1,)))
+    page = result.pages[0]
+    assert all(b.engine == "textlayer" for b in page.blocks)
+    errors = [a["error"] for a in _attempts(result) if not a["ok"]]
+    assert len(errors) == len(page.blocks)
+    assert all("finish_reason length" in e for e in errors)
+
+
+async def test_hung_endpoint_never_holds_the_page_past_deadline(fault, fixtures) -> None:
+    server, url = fault
+    server.reset(Fault(mode="hang", hang_s=20.0))
+    deadline, timeout = 0.6, 1.5
+    options = _options(url, {"*.*": ["vlm", "textlayer"]}, timeout_s=timeout,
+                       budget={"page_deadline_s": deadline}).with_overrides(pages=(1,))
+    start = time.perf_counter()
+    result = await _parse(fixtures.deck_pdf, options)
+    elapsed = time.perf_counter() - start
+    page = result.pages[0]
+    assert result.status == "ok"
+    assert all(b.engine == "textlayer" for b in page.blocks)
+    assert page.timings is not None and page.timings.stages["recognize"] < deadline + timeout
+    assert elapsed < deadline + timeout + 2.0
+    errors = [a["error"] for a in _attempts(result) if not a["ok"]]
+    assert len(errors) == len(page.blocks)
+    assert all("late: the page deadline (0.6 s) passed" in e for e in errors)
+
+
+async def test_blocks_of_a_page_are_in_flight_together(fault, fixtures) -> None:
+    server, url = fault
+    latency = 0.4
+    server.reset(Fault(latency_s=latency, answer=ANSWER))
+    start = time.perf_counter()
+    result = await _parse(fixtures.two_column_pdf, _options(url, {"*.*": ["vlm"]}))
+    page = result.pages[0]
+    blocks = len(page.blocks)
+    assert blocks >= 8
+    assert server.peak >= min(blocks, 8)
+    assert page.timings is not None and page.timings.stages["recognize"] < 2 * latency
+    assert time.perf_counter() - start < blocks * latency
+
+
+async def test_router_mode_sends_tags_and_metadata_to_the_router(fault, fixtures) -> None:
+    server, url = fault
+    server.reset(Fault(answer=ANSWER))
+    options = Options(
+        engines={"parser": OpenAIEngineOptions(base_url="http://127.0.0.1:9/v1",
+                                               model="PaddlePaddle/PaddleOCR-VL", retries=0)},
+        routes={"*.*": ["parser"]}, router={"base_url": url}, pages=(1,),
+        verify={"enabled": False},
+    )
+    result = await _parse(fixtures.deck_pdf, options)
+    assert result.status == "ok" and {b.text for b in result.pages[0].blocks} == {ANSWER}
+    assert server.requests
+    for body in server.requests:
+        assert body["model"] == "vllm-sr/auto"
+        assert body["metadata"]["page_class"] == "digital"
+        assert body["metadata"]["task"] == "text"
+        assert body["metadata"]["block_kind"] in {"title", "text"}
+        system = body["messages"][0]
+        assert system == {"role": "system", "content": "page_class=digital task=text"}
+
+
+def test_circuit_breaker_opens_probes_and_closes() -> None:
+    now = [0.0]
+    breaker = CircuitBreaker(failure_threshold=3, reset_after_s=10.0, clock=lambda: now[0])
+    for _ in range(3):
+        assert breaker.allow()
+        breaker.record_failure()
+    assert breaker.state == "open" and not breaker.allow()
+    assert breaker.retry_in() == pytest.approx(10.0)
+    now[0] = 10.5
+    assert breaker.allow() and not breaker.allow()  # one probe at a time
+    breaker.record_failure()
+    assert breaker.state == "open"
+    now[0] = 21.0
+    assert breaker.allow()
+    breaker.record_success()
+    assert breaker.state == "closed" and breaker.allow()

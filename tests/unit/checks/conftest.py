@@ -1,0 +1,26 @@
+"""The verdict helper the check tests share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from pagereader.checks import Possible, Subject, decide, run_checks
+from pagereader.options import VerifyOptions
+from pagereader.types import Finding, VerdictAction
+
+Judge = Callable[[Subject, Possible], tuple[list[Finding], VerdictAction]]
+
+
+def _judge(subject: Subject, possible: Possible) -> tuple[list[Finding], VerdictAction]:
+    options = VerifyOptions()
+    findings = run_checks(subject, options)
+    action, _ = decide(findings, possible, options.remedies)
+    return findings, action
+
+
+@pytest.fixture
+def judge() -> Judge:
+    """The findings on a subject and the verdict the default policy draws from them."""
+    return _judge
