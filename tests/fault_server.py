@@ -72,11 +72,15 @@ class FaultServer:
         model = str(body.get("model", "fault"))
         limit = int(body.get("max_tokens") or 64)
         if mode == "error500":
-            return JSONResponse({"error": {"message": "scripted failure", "code": 500}},
-                                status_code=500)
+            return JSONResponse(
+                {"error": {"message": "scripted failure", "code": 500}}, status_code=500
+            )
         if mode == "error429":
-            return JSONResponse({"error": {"message": "slow down", "code": 429}},
-                                status_code=429, headers={"retry-after": "0"})
+            return JSONResponse(
+                {"error": {"message": "slow down", "code": 429}},
+                status_code=429,
+                headers={"retry-after": "0"},
+            )
         if mode == "hang":
             await asyncio.sleep(fault.hang_s)
         if mode == "loop":

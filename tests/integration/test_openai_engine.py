@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fault_server import Fault, FaultServer
 
+from fault_server import Fault, FaultServer
+from fixtures import Fixtures
 from pagereader.engines.breaker import CircuitBreaker
 from pagereader.engines.openai_api import strip_reasoning
 from pagereader.options import OpenAIEngineOptions, Options
@@ -21,11 +22,12 @@ from pagereader.render.json import document_json
 from pagereader.service.engine_api import serve_in_thread
 from pagereader.types import DocumentResult
 
+Served = tuple[FaultServer, str]
 ANSWER = "Quarterly figures, as read by the fault server"
 
 
 @pytest.fixture(scope="module")
-def fault() -> Iterator[tuple[FaultServer, str]]:
+def fault() -> Iterator[Served]:
     server = FaultServer()
     with serve_in_thread(server.app()) as url:
         yield server, url
@@ -39,7 +41,10 @@ def _options(url: str, routes: dict[str, list[str]], **engine: Any) -> Options:
     router = settings.pop("router", None)
     return Options(
         engines={"vlm": OpenAIEngineOptions(base_url=url, model="fault", **settings)},
-        routes=routes, budget=budget, router=router, verify={"enabled": False},
+        routes=routes,
+        budget=budget,
+        router=router,
+        verify={"enabled": False},
     )
 
 
@@ -56,7 +61,7 @@ def _attempts(result: DocumentResult) -> list[dict[str, Any]]:
     return [a for page in data["pages"] for b in page["blocks"] for a in b["attempts"]]
 
 
-async def test_requests_carry_pixel_bounds_and_thinking_off(fault, fixtures) -> None:
+async def test_requests_carry_pixel_bounds(fault: Served, fixtures: Fixtures) -> None:
     server, url = fault
     seen: dict[str, list[dict[str, Any]]] = {}
     results: dict[str, DocumentResult] = {}
@@ -67,10 +72,13 @@ async def test_requests_carry_pixel_bounds_and_thinking_off(fault, fixtures) -> 
         seen[name] = list(server.requests)
     for name, requests in seen.items():
         page = results[name].pages[0]
+        assert page.decision is not None
         assert len(requests) == len(page.blocks) > 0
         for body in requests:
-            assert body["mm_processor_kwargs"] == {"min_pixels": page.decision.min_pixels,
-                                                   "max_pixels": page.decision.max_pixels}
+            assert body["mm_processor_kwargs"] == {
+                "min_pixels": page.decision.min_pixels,
+                "max_pixels": page.decision.max_pixels,
+            }
             assert body["chat_template_kwargs"] == {"enable_thinking": False}
             assert body["temperature"] == 0.0 and body["max_tokens"] > 0
             image, prompt = body["messages"][-1]["content"]
@@ -79,17 +87,18 @@ async def test_requests_carry_pixel_bounds_and_thinking_off(fault, fixtures) -> 
         assert {b.text for b in page.blocks} == {ANSWER}
     dense_max = {b["mm_processor_kwargs"]["max_pixels"] for b in seen["dense"]}
     sparse_max = {b["mm_processor_kwargs"]["max_pixels"] for b in seen["sparse"]}
-    assert results["dense"].pages[0].decision.page_class == "dense"
+    assert [p.decision.page_class for p in results["dense"].pages if p.decision] == ["dense"]
     assert min(dense_max) > max(sparse_max)
     tokens = [a["prompt_tokens"] for a in _attempts(results["sparse"])]
     assert tokens == [100] * len(tokens)
 
 
-async def test_leaked_reasoning_is_stripped(fault, fixtures) -> None:
+async def test_leaked_reasoning_is_stripped(fault: Served, fixtures: Fixtures) -> None:
     server, url = fault
     server.reset(Fault(mode="think", answer=ANSWER))
-    result = await _parse(fixtures.deck_pdf,
-                          _options(url, {"*.*": ["vlm"]}).with_overrides(pages=(1,)))
+    result = await _parse(
+        fixtures.deck_pdf, _options(url, {"*.*": ["vlm"]}).with_overrides(pages=(1,))
+    )
     texts = [b.text for b in result.pages[0].blocks]
     assert texts and all(t == ANSWER for t in texts)
     assert "<think>" not in result.markdown and "</think>" not in result.markdown
@@ -102,11 +111,12 @@ def test_strip_reasoning_forms() -> None:
     assert strip_reasoning("<THINK>x</THINK>A<think>y</think>B") == "AB"
 
 
-async def test_failing_endpoint_falls_back_and_json_records_it(fault, fixtures) -> None:
+async def test_failing_endpoint_falls_back(fault: Served, fixtures: Fixtures) -> None:
     server, url = fault
     server.reset(Fault(mode="error500"))
-    result = await _parse(fixtures.deck_pdf,
-                          _options(url, {"*.*": ["vlm", "textlayer"]}).with_overrides(pages=(1,)))
+    result = await _parse(
+        fixtures.deck_pdf, _options(url, {"*.*": ["vlm", "textlayer"]}).with_overrides(pages=(1,))
+    )
     assert result.status == "ok"
     page = result.pages[0]
     assert page.blocks[0].text == "Quarterly Operations Review"
@@ -119,21 +129,23 @@ async def test_failing_endpoint_falls_back_and_json_records_it(fault, fixtures) 
     assert 5 <= len(server.requests) <= 10
 
 
-async def test_rate_limited_requests_are_retried(fault, fixtures) -> None:
+async def test_rate_limited_requests_are_retried(fault: Served, fixtures: Fixtures) -> None:
     server, url = fault
     server.reset(Fault(mode="error429", fail_first=2, answer=ANSWER))
-    result = await _parse(fixtures.deck_pdf,
-                          _options(url, {"*.*": ["vlm"]}, retries=2).with_overrides(pages=(1,)))
+    result = await _parse(
+        fixtures.deck_pdf, _options(url, {"*.*": ["vlm"]}, retries=2).with_overrides(pages=(1,))
+    )
     page = result.pages[0]
     assert result.status == "ok" and {b.text for b in page.blocks} == {ANSWER}
     assert len(server.requests) == len(page.blocks) + 2
 
 
-async def test_looping_answer_is_refused_and_falls_back(fault, fixtures) -> None:
+async def test_looping_answer_is_refused_and_falls_back(fault: Served, fixtures: Fixtures) -> None:
     server, url = fault
     server.reset(Fault(mode="loop"))
-    result = await _parse(fixtures.deck_pdf,
-                          _options(url, {"*.*": ["vlm", "textlayer"]}).with_overrides(pages=(1,)))
+    result = await _parse(
+        fixtures.deck_pdf, _options(url, {"*.*": ["vlm", "textlayer"]}).with_overrides(pages=(1,))
+    )
     page = result.pages[0]
     assert all(b.engine == "textlayer" for b in page.blocks)
     errors = [a["error"] for a in _attempts(result) if not a["ok"]]
@@ -141,12 +153,13 @@ async def test_looping_answer_is_refused_and_falls_back(fault, fixtures) -> None
     assert all("finish_reason length" in e for e in errors)
 
 
-async def test_hung_endpoint_never_holds_the_page_past_deadline(fault, fixtures) -> None:
+async def test_hung_endpoint_page_deadline(fault: Served, fixtures: Fixtures) -> None:
     server, url = fault
     server.reset(Fault(mode="hang", hang_s=20.0))
     deadline, timeout = 0.6, 1.5
-    options = _options(url, {"*.*": ["vlm", "textlayer"]}, timeout_s=timeout,
-                       budget={"page_deadline_s": deadline}).with_overrides(pages=(1,))
+    options = _options(
+        url, {"*.*": ["vlm", "textlayer"]}, timeout_s=timeout, budget={"page_deadline_s": deadline}
+    ).with_overrides(pages=(1,))
     start = time.perf_counter()
     result = await _parse(fixtures.deck_pdf, options)
     elapsed = time.perf_counter() - start
@@ -160,7 +173,7 @@ async def test_hung_endpoint_never_holds_the_page_past_deadline(fault, fixtures)
     assert all("late: the page deadline (0.6 s) passed" in e for e in errors)
 
 
-async def test_blocks_of_a_page_are_in_flight_together(fault, fixtures) -> None:
+async def test_blocks_of_a_page_are_in_flight_together(fault: Served, fixtures: Fixtures) -> None:
     server, url = fault
     latency = 0.4
     server.reset(Fault(latency_s=latency, answer=ANSWER))
@@ -174,13 +187,18 @@ async def test_blocks_of_a_page_are_in_flight_together(fault, fixtures) -> None:
     assert time.perf_counter() - start < blocks * latency
 
 
-async def test_router_mode_sends_tags_and_metadata_to_the_router(fault, fixtures) -> None:
+async def test_router_mode_tags_and_metadata(fault: Served, fixtures: Fixtures) -> None:
     server, url = fault
     server.reset(Fault(answer=ANSWER))
     options = Options(
-        engines={"parser": OpenAIEngineOptions(base_url="http://127.0.0.1:9/v1",
-                                               model="PaddlePaddle/PaddleOCR-VL", retries=0)},
-        routes={"*.*": ["parser"]}, router={"base_url": url}, pages=(1,),
+        engines={
+            "parser": OpenAIEngineOptions(
+                base_url="http://127.0.0.1:9/v1", model="PaddlePaddle/PaddleOCR-VL", retries=0
+            )
+        },
+        routes={"*.*": ["parser"]},
+        router={"base_url": url},
+        pages=(1,),
         verify={"enabled": False},
     )
     result = await _parse(fixtures.deck_pdf, options)

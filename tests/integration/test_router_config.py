@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from pagereader.cli.app import app
 from pagereader.errors import ConfigError
-from pagereader.options import PAGE_CLASSES, Options, load_config
+from pagereader.options import PAGE_CLASSES, OpenAIEngineOptions, Options, load_config
 from pagereader.planner.router import router_config, router_config_yaml
 from pagereader.stages.routes import resolve_route
 from pagereader.types import BLOCK_KINDS
@@ -59,8 +59,10 @@ def _decide(config: dict[str, Any], metadata: dict[str, str]) -> str:
     signals = {s["name"]: s for s in config["routing"]["signals"]["metadata"]}
     for decision in sorted(config["routing"]["decisions"], key=lambda d: -d["priority"]):
         conditions = decision["rules"]["conditions"]
-        if all(metadata.get(signals[c["name"]]["key"]) == signals[c["name"]]["predicate"]["equals"]
-               for c in conditions):
+        if all(
+            metadata.get(signals[c["name"]]["key"]) == signals[c["name"]]["predicate"]["equals"]
+            for c in conditions
+        ):
             return str(decision["modelRefs"][0]["model"])
     raise AssertionError("no decision matched")
 
@@ -75,7 +77,7 @@ def routed(tmp_path: Path) -> Path:
 def test_router_and_client_pick_the_same_model(routed: Path) -> None:
     options = load_config(routed)
     config = router_config(options)
-    served = {n: e for n, e in options.engines.items() if hasattr(e, "model")}
+    served = {n: e for n, e in options.engines.items() if isinstance(e, OpenAIEngineOptions)}
     checked = 0
     for page_class in PAGE_CLASSES:
         for kind in BLOCK_KINDS:
@@ -84,13 +86,15 @@ def test_router_and_client_pick_the_same_model(routed: Path) -> None:
             if first is None:
                 continue
             model = _decide(config, {"page_class": page_class, "block_kind": kind})
-            assert model == served[first].model, (page_class, kind)  # type: ignore[union-attr]
+            assert model == served[first].model, (page_class, kind)
             checked += 1
     assert checked >= 10
     assert _decide(config, {"page_class": "dense", "block_kind": "figure"}) == (
-        "Qwen/Qwen3-VL-8B-Instruct")
+        "Qwen/Qwen3-VL-8B-Instruct"
+    )
     assert _decide(config, {"page_class": "dense", "block_kind": "text"}) == (
-        "Qwen/Qwen3-VL-32B-Instruct")
+        "Qwen/Qwen3-VL-32B-Instruct"
+    )
 
 
 def test_config_shape(routed: Path) -> None:
@@ -99,9 +103,15 @@ def test_config_shape(routed: Path) -> None:
     assert config["listeners"][0]["port"] == 8801
     assert config["listeners"][0]["timeout"] == "120s"
     models = {m["name"]: m["backend_refs"] for m in config["providers"]["models"]}
-    assert models["Qwen/Qwen3-VL-32B-Instruct"] == [{
-        "name": "heavy", "provider": "vllm", "endpoint": "gpu.example:9000",
-        "protocol": "https", "weight": 100}]
+    assert models["Qwen/Qwen3-VL-32B-Instruct"] == [
+        {
+            "name": "heavy",
+            "provider": "vllm",
+            "endpoint": "gpu.example:9000",
+            "protocol": "https",
+            "weight": 100,
+        }
+    ]
     assert config["providers"]["defaults"]["model"] == "PaddlePaddle/PaddleOCR-VL"
     assert config["global"]["integrations"]["looper"]["grpc_max_msg_size_mb"] >= 16
     names = [d["name"] for d in config["routing"]["decisions"]]
@@ -124,8 +134,14 @@ def test_vllm_sr_validates_the_config(routed: Path, tmp_path: Path) -> None:
     for source in (routed, CONFIGS / "a100x4.toml"):
         out = tmp_path / f"{source.stem}.yaml"
         out.write_text(router_config_yaml(load_config(source)), encoding="utf-8")
-        runs.append(subprocess.Popen([binary, "config", "validate", "--config", str(out)],
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+        runs.append(
+            subprocess.Popen(
+                [binary, "config", "validate", "--config", str(out)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+        )
     for run in runs:
         output, _ = run.communicate(timeout=180)
         assert run.returncode == 0, output

@@ -97,9 +97,10 @@ def check_repetition(
                 message=f"{text[:40]!r} repeats {count} times back to back",
             )
         ]
-    if subject.reference is not None and len(answer) >= ratio_min_chars:
-        ratio = compression_ratio(answer)
-        ref_ratio = compression_ratio(subject.reference) if subject.reference else 1.0
+    if subject.reference is not None and len(plain) >= ratio_min_chars:
+        ratio = compression_ratio(plain)
+        ref_plain = normalize(subject.reference, keep_spaces=True)
+        ref_ratio = compression_ratio(ref_plain) if ref_plain else 1.0
         if ratio > max(ratio_max, 2.0 * ref_ratio):
             return [
                 Finding(

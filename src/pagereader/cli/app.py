@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from pagereader.cli import plan
+from pagereader.cli.eval import eval_command, make_evalset_command
 from pagereader.cli.parse import parse_command
 from pagereader.cli.router_config import router_config_command
 from pagereader.cli.serve_engine import serve_engine_command
@@ -20,6 +21,8 @@ app.command("parse")(parse_command)
 app.command("serve-engine")(serve_engine_command)
 app.command("router-config")(router_config_command)
 app.add_typer(plan.app, name="plan")
+app.command("eval")(eval_command)
+app.command("make-evalset")(make_evalset_command)
 
 
 def main() -> None:

@@ -47,7 +47,7 @@ def strip_reasoning(text: str) -> str:
     text = _THINK_BLOCK.sub("", text)
     lowered = text.lower()
     if _THINK_CLOSE in lowered:
-        text = text[lowered.rindex(_THINK_CLOSE) + len(_THINK_CLOSE):]
+        text = text[lowered.rindex(_THINK_CLOSE) + len(_THINK_CLOSE) :]
     text = _THINK_OPEN.sub("", text)
     return text.strip()
 
@@ -87,8 +87,12 @@ class OpenAIEngine:
         key = id(asyncio.get_running_loop())
         client = self._clients.get(key)
         if client is None:
-            client = AsyncOpenAI(base_url=self.base_url, api_key=self._api_key,
-                                 timeout=self.options.timeout_s, max_retries=0)
+            client = AsyncOpenAI(
+                base_url=self.base_url,
+                api_key=self._api_key,
+                timeout=self.options.timeout_s,
+                max_retries=0,
+            )
             self._clients[key] = client
         return client
 
@@ -97,31 +101,44 @@ class OpenAIEngine:
         prompt = task_prompt(self.options.prompt_style, request.task, self.options.prompts)
         messages: list[dict[str, Any]] = []
         if self.router is not None:
-            messages.append({"role": "system",
-                             "content": routing_tag(request.page_class, request.task)})
-        messages.append({"role": "user", "content": [
-            {"type": "image_url", "image_url": {"url": image_url}},
-            {"type": "text", "text": prompt},
-        ]})
+            messages.append(
+                {"role": "system", "content": routing_tag(request.page_class, request.task)}
+            )
+        messages.append(
+            {
+                "role": "user",
+                "content": [
+                    {"type": "image_url", "image_url": {"url": image_url}},
+                    {"type": "text", "text": prompt},
+                ],
+            }
+        )
         body: dict[str, Any] = {
             "model": self.model,
             "messages": messages,
             "temperature": 0.0,
             "max_tokens": max_tokens_for(request.task, self.options.max_tokens),
             "extra_body": {
-                "mm_processor_kwargs": {"min_pixels": request.min_pixels,
-                                        "max_pixels": request.max_pixels},
+                "mm_processor_kwargs": {
+                    "min_pixels": request.min_pixels,
+                    "max_pixels": request.max_pixels,
+                },
                 "chat_template_kwargs": {"enable_thinking": False},
             },
         }
         if self.router is not None:
-            body["metadata"] = {"page_class": request.page_class, "task": request.task,
-                                "block_kind": request.block.kind, **request.metadata}
+            body["metadata"] = {
+                "page_class": request.page_class,
+                "task": request.task,
+                "block_kind": request.block.kind,
+                **request.metadata,
+            }
         return body
 
     def _error(self, request: BlockRequest, message: str) -> EngineError:
-        return EngineError(f"{self.name} ({self.base_url}): {message}", file=request.file,
-                           page=request.page)
+        return EngineError(
+            f"{self.name} ({self.base_url}): {message}", file=request.file, page=request.page
+        )
 
     async def _send(self, request: BlockRequest, body: dict[str, Any]) -> Any:
         """One request with retries; the breaker sees every try."""
@@ -132,7 +149,8 @@ class OpenAIEngine:
                 raise EngineUnavailableError(
                     f"{self.name} ({self.base_url}): circuit open after repeated failures; "
                     f"next probe in {self.breaker.retry_in():.1f} s",
-                    file=request.file, page=request.page,
+                    file=request.file,
+                    page=request.page,
                     hint="check that the server is up, or let the route's fallback answer",
                 )
             retry_after: float | None = None
@@ -144,7 +162,8 @@ class OpenAIEngine:
             except openai.APITimeoutError as exc:
                 self.breaker.record_failure()
                 raise self._error(
-                    request, f"no answer within {self.options.timeout_s:g} s") from exc
+                    request, f"no answer within {self.options.timeout_s:g} s"
+                ) from exc
             except openai.APIConnectionError as exc:
                 self.breaker.record_failure()
                 problem = f"cannot connect: {exc}"

@@ -44,8 +44,8 @@ QWEN_TASK_PROMPTS: dict[str, str] = {
     ),
     "page": "qwenvl html",
     "context": (
-        "This is one page of a document. Return JSON with two keys: \"title\" (the page's "
-        "title, or the main topic in a few words) and \"summary\" (at most two sentences). "
+        'This is one page of a document. Return JSON with two keys: "title" (the page\'s '
+        'title, or the main topic in a few words) and "summary" (at most two sentences). '
         "Use the page's language."
     ),
 }

@@ -18,6 +18,7 @@ from PIL import Image
 from pagereader.engines.base import BlockRequest
 from pagereader.errors import EngineError
 from pagereader.layout.paragraphs import join_lines
+from pagereader.layout.quiet import load_quietly
 from pagereader.options import RapidOCREngineOptions
 from pagereader.types import TEXT_KINDS, Recognition, TextLine
 
@@ -40,8 +41,8 @@ def _model(options: RapidOCREngineOptions) -> tuple[Any, threading.Lock]:
                 "Det.limit_side_len": options.det_limit_side_len,
                 "EngineConfig.onnxruntime.intra_op_num_threads": options.threads,
             }
-            logging.getLogger("RapidOCR").setLevel(logging.WARNING)
-            _MODELS[options] = (RapidOCR(params=params), threading.Lock())
+            model = load_quietly(lambda: RapidOCR(params=params))
+            _MODELS[options] = (model, threading.Lock())
         return _MODELS[options]
 
 

@@ -21,8 +21,9 @@ class Backoff:
     base_s: float = 0.25
     cap_s: float = 8.0
 
-    def delay(self, attempt: int, retry_after_s: float | None = None,
-              rng: random.Random | None = None) -> float:
+    def delay(
+        self, attempt: int, retry_after_s: float | None = None, rng: random.Random | None = None
+    ) -> float:
         """Seconds to wait before retry number ``attempt`` (0 for the first retry)."""
         if retry_after_s is not None and retry_after_s >= 0:
             return min(self.cap_s, retry_after_s)

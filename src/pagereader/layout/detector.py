@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from pagereader.layout.quiet import load_quietly
 from pagereader.types import BBox
 
 logger = logging.getLogger(__name__)
@@ -26,7 +27,7 @@ def _model() -> Any:
     if _MODEL is None:
         from rapid_layout import RapidLayout
 
-        _MODEL = RapidLayout(model_type="pp_layout_cdla", conf_thresh=0.4)
+        _MODEL = load_quietly(lambda: RapidLayout(model_type="pp_layout_cdla", conf_thresh=0.4))
     return _MODEL
 
 

@@ -28,8 +28,8 @@ from pagereader.types import BBox, Table, TableCell, TextLine
 
 logger = logging.getLogger(__name__)
 
-_SMOOTH = 4
-"""Highest local standard deviation (gray levels) of a flat cell fill."""
+_SMOOTH = 8
+"""Widest range of gray levels in a 5x5 patch of a flat cell fill."""
 _CONTRAST = 14
 """Least gray-level difference that makes a fill, a separator line or a fill edge."""
 
@@ -106,12 +106,12 @@ def _background(gray: Gray) -> int:
     return int(np.bincount(gray.ravel(), minlength=256).argmax()) if gray.size else 255
 
 
-def _filled(smooth: npt.NDArray[np.int16], background: int) -> npt.NDArray[np.bool_]:
-    """Flat areas (low local spread) clearly off the background: coloured cell fills."""
-    g = smooth.astype(np.float32)
-    mean = cv2.blur(g, (5, 5))
-    spread = cv2.blur(g * g, (5, 5)) - mean * mean
-    return np.asarray((spread < _SMOOTH**2) & (np.abs(mean - background) > _CONTRAST))
+def _filled(smooth: Gray, background: int) -> npt.NDArray[np.bool_]:
+    """Flat areas (small local range) clearly off the background: coloured cell fills."""
+    square = np.ones((5, 5), np.uint8)
+    spread = cv2.morphologyEx(smooth, cv2.MORPH_GRADIENT, square)
+    mean = cv2.blur(smooth, (5, 5)).astype(np.int16)
+    return np.asarray((spread <= _SMOOTH) & (np.abs(mean - background) > _CONTRAST))
 
 
 def _fill_edges(
@@ -133,13 +133,14 @@ def _fill_edges(
 def _masks(gray: Gray, background: int, h_len: int, v_len: int) -> tuple[Gray, Gray, Gray]:
     """Horizontal and vertical ruling masks (dark rules and fill separators) and the fills."""
     bw = _without_solids(_binary(gray), max(15, min(gray.shape) // 60))
-    smooth = cv2.GaussianBlur(gray, (3, 3), 0).astype(np.int16)
+    smooth = cv2.GaussianBlur(gray, (3, 3), 0)
     filled = _filled(smooth, background)
+    levels = smooth.astype(np.int16)
     h_mask = cv2.bitwise_or(
-        _rulings(bw, h_len, True), _rulings(_fill_edges(smooth, filled, True), h_len, True)
+        _rulings(bw, h_len, True), _rulings(_fill_edges(levels, filled, True), h_len, True)
     )
     v_mask = cv2.bitwise_or(
-        _rulings(bw, v_len, False), _rulings(_fill_edges(smooth, filled, False), v_len, False)
+        _rulings(bw, v_len, False), _rulings(_fill_edges(levels, filled, False), v_len, False)
     )
     fills = cv2.morphologyEx(
         np.where(filled, 255, 0).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8)

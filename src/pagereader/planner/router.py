@@ -39,7 +39,7 @@ def _endpoint(base_url: str) -> tuple[str, str]:
 def _served(options: Options) -> dict[str, OpenAIEngineOptions]:
     served = {n: e for n, e in options.engines.items() if isinstance(e, OpenAIEngineOptions)}
     if not served:
-        raise ConfigError("the config has no served engines (kind = \"openai\") to route to")
+        raise ConfigError('the config has no served engines (kind = "openai") to route to')
     return served
 
 
@@ -48,18 +48,24 @@ def _providers(served: dict[str, OpenAIEngineOptions], default_model: str) -> di
     models: dict[str, list[dict[str, Any]]] = {}
     for name, engine in served.items():
         endpoint, protocol = _endpoint(engine.base_url)
-        models.setdefault(engine.model, []).append({
-            "name": name, "provider": "vllm", "endpoint": endpoint, "protocol": protocol,
-            "weight": 100,
-        })
+        models.setdefault(engine.model, []).append(
+            {
+                "name": name,
+                "provider": "vllm",
+                "endpoint": endpoint,
+                "protocol": protocol,
+                "weight": 100,
+            }
+        )
     return {
         "defaults": {"model": default_model},
         "models": [{"name": model, "backend_refs": refs} for model, refs in models.items()],
     }
 
 
-def _decisions(options: Options, served: dict[str, OpenAIEngineOptions],
-               default_model: str) -> tuple[list[dict[str, Any]], set[str], set[str]]:
+def _decisions(
+    options: Options, served: dict[str, OpenAIEngineOptions], default_model: str
+) -> tuple[list[dict[str, Any]], set[str], set[str]]:
     decisions: list[dict[str, Any]] = []
     classes: set[str] = set()
     kinds: set[str] = set()
@@ -75,21 +81,25 @@ def _decisions(options: Options, served: dict[str, OpenAIEngineOptions],
         if kind != "*":
             kinds.add(kind)
             conditions.append({"type": "metadata", "name": f"block_kind_{kind}"})
-        decisions.append({
-            "name": f"route-{page_class.replace('*', 'any')}-{kind.replace('*', 'any')}",
-            "description": f"pagereader route {key}: {' -> '.join(chain)}",
-            "priority": _PRIORITY[(page_class != "*", kind != "*")],
-            "rules": {"operator": "AND", "conditions": conditions},
-            "modelRefs": [{"model": m, "use_reasoning": False} for m in models],
-        })
+        decisions.append(
+            {
+                "name": f"route-{page_class.replace('*', 'any')}-{kind.replace('*', 'any')}",
+                "description": f"pagereader route {key}: {' -> '.join(chain)}",
+                "priority": _PRIORITY[(page_class != "*", kind != "*")],
+                "rules": {"operator": "AND", "conditions": conditions},
+                "modelRefs": [{"model": m, "use_reasoning": False} for m in models],
+            }
+        )
     decisions.sort(key=lambda d: -int(d["priority"]))
-    decisions.append({
-        "name": "default-route",
-        "description": "requests no route names go to the default model",
-        "priority": 1,
-        "rules": {"operator": "AND", "conditions": []},
-        "modelRefs": [{"model": default_model, "use_reasoning": False}],
-    })
+    decisions.append(
+        {
+            "name": "default-route",
+            "description": "requests no route names go to the default model",
+            "priority": 1,
+            "rules": {"operator": "AND", "conditions": []},
+            "modelRefs": [{"model": default_model, "use_reasoning": False}],
+        }
+    )
     return decisions, classes, kinds
 
 
@@ -107,12 +117,20 @@ def router_config(options: Options) -> dict[str, Any]:
     default_model = _default_model(options, served)
     decisions, classes, kinds = _decisions(options, served, default_model)
     metadata = [
-        {"name": f"page_class_{c}", "key": "page_class", "predicate": {"equals": c},
-         "description": f"pagereader classified the page as {c}"}
+        {
+            "name": f"page_class_{c}",
+            "key": "page_class",
+            "predicate": {"equals": c},
+            "description": f"pagereader classified the page as {c}",
+        }
         for c in sorted(classes)
     ] + [
-        {"name": f"block_kind_{k}", "key": "block_kind", "predicate": {"equals": k},
-         "description": f"the block is a {k}"}
+        {
+            "name": f"block_kind_{k}",
+            "key": "block_kind",
+            "predicate": {"equals": k},
+            "description": f"the block is a {k}",
+        }
         for k in sorted(kinds)
     ]
     port = DEFAULT_LISTENER_PORT
@@ -127,8 +145,9 @@ def router_config(options: Options) -> dict[str, Any]:
         routing["signals"] = {"metadata": metadata}
     config: dict[str, Any] = {
         "version": "v0.3",
-        "listeners": [{"name": f"http-{port}", "address": "0.0.0.0", "port": port,
-                       "timeout": f"{timeout}s"}],
+        "listeners": [
+            {"name": f"http-{port}", "address": "0.0.0.0", "port": port, "timeout": f"{timeout}s"}
+        ],
         "providers": _providers(served, default_model),
         "routing": routing,
         "global": {"integrations": {"looper": {"grpc_max_msg_size_mb": GRPC_MAX_MSG_SIZE_MB}}},

@@ -96,16 +96,23 @@ class EmbeddedAnswerer:
         self.ocr: Engine = TesseractEngine() if ocr == "tesseract" else RapidOCREngine()
         self.grid = TableGridEngine()
 
-    async def answer(self, image: Image.Image, task: Task, min_pixels: int,
-                     max_pixels: int) -> str:
+    async def answer(self, image: Image.Image, task: Task, min_pixels: int, max_pixels: int) -> str:
         image = image.convert("RGB")
         width, height = image.size
         request = BlockRequest(
-            file="<request>", page=1,
-            block=Block(kind=_KIND_OF_TASK.get(task, "text"), bbox=(0, 0, width, height),
-                        source="served"),
-            task=task, image=image, page_image=image, scale=1.0, page_class="scan",
-            script="unknown", min_pixels=min_pixels, max_pixels=max_pixels,
+            file="<request>",
+            page=1,
+            block=Block(
+                kind=_KIND_OF_TASK.get(task, "text"), bbox=(0, 0, width, height), source="served"
+            ),
+            task=task,
+            image=image,
+            page_image=image,
+            scale=1.0,
+            page_class="scan",
+            script="unknown",
+            min_pixels=min_pixels,
+            max_pixels=max_pixels,
             crop_box_px=(0, 0, width, height),
         )
         if task == "table":
@@ -120,23 +127,29 @@ def _pixels(body: dict[str, Any]) -> tuple[int, int]:
     low = int(kwargs.get("min_pixels", DEFAULT_MIN_PIXELS))
     high = int(kwargs.get("max_pixels", DEFAULT_MAX_PIXELS))
     if low <= 0 or high < low:
-        raise ApiError(400, f"mm_processor_kwargs: need 0 < min_pixels <= max_pixels, "
-                            f"got {low} and {high}")
+        raise ApiError(
+            400, f"mm_processor_kwargs: need 0 < min_pixels <= max_pixels, got {low} and {high}"
+        )
     return low, high
 
 
-def completion(model: str, text: str, finish: str, prompt_tokens: int,
-               completion_tokens: int) -> dict[str, Any]:
+def completion(
+    model: str, text: str, finish: str, prompt_tokens: int, completion_tokens: int
+) -> dict[str, Any]:
     """An OpenAI chat.completion body."""
     return {
         "id": f"chatcmpl-{uuid.uuid4().hex}",
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                     "finish_reason": finish}],
-        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                  "total_tokens": prompt_tokens + completion_tokens},
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish}
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
     }
 
 
@@ -147,8 +160,10 @@ def create_app(model: str = DEFAULT_MODEL, ocr: str = "rapidocr") -> FastAPI:
 
     @app.get("/v1/models")
     async def models() -> dict[str, Any]:
-        return {"object": "list", "data": [
-            {"id": model, "object": "model", "created": 0, "owned_by": "pagereader"}]}
+        return {
+            "object": "list",
+            "data": [{"id": model, "object": "model", "created": 0, "owned_by": "pagereader"}],
+        }
 
     @app.post("/v1/chat/completions")
     async def chat(body: dict[str, Any]) -> JSONResponse:
@@ -158,11 +173,21 @@ def create_app(model: str = DEFAULT_MODEL, ocr: str = "rapidocr") -> FastAPI:
             task: Task = task_of_prompt(prompt) or "text"  # type: ignore[assignment]
             text = await answerer.answer(image, task, low, high)
         except ApiError as exc:
-            return JSONResponse({"error": {"message": exc.message, "type": "invalid_request_error",
-                                           "code": exc.status}}, status_code=exc.status)
+            return JSONResponse(
+                {
+                    "error": {
+                        "message": exc.message,
+                        "type": "invalid_request_error",
+                        "code": exc.status,
+                    }
+                },
+                status_code=exc.status,
+            )
         except PagereaderError as exc:
-            return JSONResponse({"error": {"message": exc.message, "type": "server_error",
-                                           "code": 500}}, status_code=500)
+            return JSONResponse(
+                {"error": {"message": exc.message, "type": "server_error", "code": 500}},
+                status_code=500,
+            )
         h, w = smart_resize(image.height, image.width, PATCH_FACTOR, low, high)
         prompt_tokens = h * w // PATCH_FACTOR**2 + len(prompt.split()) + 8
         completion_tokens = max(1, -(-len(text) // 3))
@@ -170,8 +195,11 @@ def create_app(model: str = DEFAULT_MODEL, ocr: str = "rapidocr") -> FastAPI:
         limit = body.get("max_tokens") or body.get("max_completion_tokens")
         if limit and completion_tokens > int(limit):
             text, completion_tokens, finish = text[: int(limit) * 3], int(limit), "length"
-        return JSONResponse(completion(str(body.get("model") or model), text, finish,
-                                       prompt_tokens, completion_tokens))
+        return JSONResponse(
+            completion(
+                str(body.get("model") or model), text, finish, prompt_tokens, completion_tokens
+            )
+        )
 
     return app
 
@@ -186,8 +214,9 @@ def serve_in_thread(app: Any, host: str = "127.0.0.1", port: int = 0) -> Iterato
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1,
-                            timeout_keep_alive=30, backlog=2048)
+    config = uvicorn.Config(
+        app, log_level="warning", timeout_graceful_shutdown=1, timeout_keep_alive=30, backlog=2048
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

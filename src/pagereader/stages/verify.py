@@ -271,6 +271,9 @@ async def verify_block(
             step = await _retry(ctx, state, walk)
         elif action == "escalate":
             step = await _escalate(ctx, state, walk)
+            name = walk.chain[min(walk.position, len(walk.chain) - 1)]
+            if {name, walk.result.engine} & (_EMBEDDED | {options.reference_engine}):
+                reference, page_script = Reference(), "unknown"
         else:
             step = _fallback(walk, reference)
         history.append(

@@ -158,3 +158,115 @@ def test_text_layer_line_across_rules_is_split_by_char_boxes() -> None:
     assert box == pytest.approx((50, 100, 450, 190), abs=2)
     texts = {(c.row, c.col): c.text for c in table.cells if c.text}
     assert texts == {(1, 2): "10", (1, 3): "12", (2, 0): "北部地區"}
+
+
+# A slide-deck table (PowerPoint's default style): coloured fills, thin white separators, no
+# outer border; a dark header with white text whose first cell spans two rows and whose second
+# spans the three value columns.
+HEADER, BAND_A, BAND_B = (68, 114, 196), (207, 213, 234), (233, 235, 245)
+SX = [150, 450, 700, 950, 1200]
+SY = [300, 380, 460, 540, 620, 700]
+
+
+def draw_slide_table(white_lines: bool = True) -> np.ndarray:
+    """An RGB slide with a 5x4 filled table; without white lines rows differ by fill only."""
+    img = np.full((1000, 1600, 3), 255, np.uint8)
+    for r in range(5):
+        for c in range(4):
+            header = r == 0 or (r == 1 and c == 0)
+            fill = HEADER if header else (BAND_A if r % 2 else BAND_B)
+            img[SY[r] : SY[r + 1], SX[c] : SX[c + 1]] = fill
+    if white_lines:
+        for y in SY[2:-1]:
+            img[y - 1 : y + 2, SX[0] : SX[-1]] = 255
+        img[SY[1] - 1 : SY[1] + 2, SX[1] : SX[-1]] = 255
+    for x in SX[2:-1]:
+        img[SY[1] : SY[-1], x - 1 : x + 2] = 255
+    img[SY[0] : SY[-1], SX[1] - 1 : SX[1] + 2] = 255
+    labels = {(0, 0): "Office", (0, 1): "Pages processed", (1, 1): "Q1", (1, 2): "Q2"}
+    labels |= {(1, 3): "Q3", (2, 0): "Taipei", (3, 0): "Seoul", (4, 0): "Total"}
+    labels |= {(r, c): f"{r}{c},400" for r in (2, 3, 4) for c in (1, 2, 3)}
+    for (r, c), text in labels.items():
+        ink = (255, 255, 255) if r == 0 else (0, 0, 0)
+        org = (SX[c] + 15, SY[r] + 50)
+        cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, 1.0, ink, 2, cv2.LINE_AA)
+    cv2.putText(img, "Pages Processed", (150, 150), cv2.FONT_HERSHEY_SIMPLEX, 3, (0, 0, 0), 8)
+    return img
+
+
+def slide_words() -> list[TextLine]:
+    """Text-layer words (page units) of the slide table, one per labelled cell."""
+    cells = {(0, 0): "Office", (0, 1): "Pages processed", (2, 0): "Taipei", (4, 3): "43,400"}
+    cells |= {(1, 1): "Q1", (1, 3): "Q3", (3, 2): "32,400"}
+    return [
+        TextLine(
+            text=text,
+            bbox=(
+                (SX[c] + 15) / SCALE,
+                (SY[r] + 25) / SCALE,
+                (SX[c] + 90) / SCALE,
+                (SY[r] + 52) / SCALE,
+            ),
+        )
+        for (r, c), text in cells.items()
+    ]
+
+
+@pytest.mark.parametrize("white_lines", [True, False])
+def test_slide_table_with_fills_and_white_separators(white_lines: bool) -> None:
+    img = draw_slide_table(white_lines)
+    boxes = find_ruled_tables(img)
+    assert len(boxes) == 1
+    assert boxes[0] == pytest.approx((SX[0], SY[0], SX[-1], SY[-1]), abs=4)
+    grid = build_grid(img, boxes[0])
+    assert (grid.rows, grid.cols) == (5, 4)
+    assert [abs(a - b) <= 4 for a, b in zip(grid.ys, SY, strict=True)] == [True] * 6
+    spans = {(c.row, c.col): (c.row_span, c.col_span) for c in grid.cells}
+    assert spans[(0, 0)] == (2, 1) and spans[(0, 1)] == (1, 3)
+    assert len(spans) == 5 * 4 - 1 - 2
+    table = fill_table(grid, slide_words(), SCALE)
+    texts = {(c.row, c.col): c.text for c in table.cells if c.text}
+    assert texts == {
+        (0, 0): "Office",
+        (0, 1): "Pages processed",
+        (1, 1): "Q1",
+        (1, 3): "Q3",
+        (2, 0): "Taipei",
+        (3, 2): "32,400",
+        (4, 3): "43,400",
+    }
+
+
+def test_dark_rules_with_a_shaded_header_keep_their_grid() -> None:
+    img = draw_table()
+    img[YS[0] + 2 : YS[1] - 1, XS[0] + 2 : XS[-1] - 1][
+        img[YS[0] + 2 : YS[1] - 1, XS[0] + 2 : XS[-1] - 1] > 128
+    ] = 200
+    boxes = find_ruled_tables(img)
+    assert len(boxes) == 1
+    grid = build_grid(img, boxes[0])
+    assert (grid.rows, grid.cols) == (3, 4)
+    assert [(c.row, c.col, c.row_span, c.col_span) for c in grid.cells][0] == (0, 0, 1, 2)
+
+
+def test_no_table_in_text_on_tinted_paper_or_in_a_bar_chart() -> None:
+    paper = np.full((1100, 1200), 232, np.uint8)
+    for i in range(20):
+        cv2.putText(
+            paper,
+            "Lorem ipsum dolor sit amet, consectetur adipiscing elit " * 2,
+            (60, 80 + 48 * i),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.9,
+            30,
+            2,
+        )
+    noisy = np.clip(paper + np.random.default_rng(1).integers(-6, 7, paper.shape), 0, 255)
+    assert find_ruled_tables(paper) == []
+    assert find_ruled_tables(noisy.astype(np.uint8)) == []
+    chart = np.full((900, 1400, 3), 255, np.uint8)
+    for i, top in enumerate((400, 330, 280, 350)):
+        chart[top:700, 200 + 250 * i : 380 + 250 * i] = (41, 91, 168)
+    cv2.line(chart, (150, 700), (1300, 700), (0, 0, 0), 3)
+    cv2.line(chart, (150, 200), (150, 700), (0, 0, 0), 3)
+    assert find_ruled_tables(chart) == []

@@ -1,0 +1,98 @@
+"""Verifier cost: seconds per page with and without the verifier, measured in one run.
+
+The embedded path (text layer and embedded OCR) runs on every given document; the VLM path
+runs too when an OpenAI-compatible endpoint is given (``--base-url``, e.g. a vLLM serving
+PaddleOCR-VL or Qwen-VL), routing every block to it with the text layer and the embedded OCR
+as fallbacks. Each configuration is parsed ``--repeat`` times and the best wall time is kept
+(the first parse also loads the embedded models, so a warm-up parse runs before timing).
+
+    python bench/verifier.py [FILES ...] [--base-url http://127.0.0.1:8000/v1 --model M]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+import time
+from pathlib import Path
+
+from pagereader.context import RunContext
+from pagereader.engines.registry import build_engines
+from pagereader.options import OpenAIEngineOptions, Options
+from pagereader.pipeline import aparse
+from pagereader.types import DocumentResult
+
+DEFAULT_FILES = ("examples/deck.pdf", "examples/scan.png")
+VLM_ROUTES = {"*.*": ["vlm", "textlayer", "ocr"], "*.table": ["vlm", "grid", "ocr"]}
+
+
+def _options(base: Options, verify: bool) -> Options:
+    return base.model_copy(update={"verify": base.verify.model_copy(update={"enabled": verify})})
+
+
+async def _parse(path: Path, options: Options, ctx_engines: dict[str, object]) -> DocumentResult:
+    return await aparse(path, ctx=RunContext(options=options, engines=dict(ctx_engines)))
+
+
+def _measure(
+    path: Path, options: Options, engines: dict[str, object], repeat: int
+) -> tuple[float, DocumentResult]:
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = asyncio.run(_parse(path, options, engines))
+        best = min(best, time.perf_counter() - start)
+    assert result is not None
+    return best, result
+
+
+def _row(path: Path, label: str, base: Options, repeat: int) -> list[str]:
+    engines: dict[str, object] = dict(build_engines(base))
+    asyncio.run(_parse(path, _options(base, False), engines))  # warm-up: load the models
+    off_s, off = _measure(path, _options(base, False), engines, repeat)
+    on_s, on = _measure(path, _options(base, True), engines, repeat)
+    pages = max(1, len(on.pages))
+    actions = [b.verdict.action for p in on.pages for b in p.blocks]
+    flagged = sum(a != "accept" for a in actions)
+    return [
+        path.name,
+        label,
+        str(pages),
+        f"{off_s / pages:.3f}",
+        f"{on_s / pages:.3f}",
+        f"{on_s / off_s:.2f}x" if off_s else "-",
+        f"{flagged}/{len(actions)}",
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", default=list(DEFAULT_FILES))
+    parser.add_argument("--base-url", help="OpenAI-compatible endpoint for the VLM path")
+    parser.add_argument("--model", default="PaddlePaddle/PaddleOCR-VL")
+    parser.add_argument(
+        "--prompt-style", default="paddleocr-vl", choices=["paddleocr-vl", "qwen-vl"]
+    )
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    logging.disable(logging.WARNING)
+    configs: list[tuple[str, Options]] = [("embedded", Options())]
+    if args.base_url:
+        vlm = OpenAIEngineOptions(
+            base_url=args.base_url, model=args.model, prompt_style=args.prompt_style
+        )
+        configs.append(("vlm", Options(engines={"vlm": vlm}, routes=VLM_ROUTES)))
+    header = ["file", "path", "pages", "s/page off", "s/page on", "on/off", "flagged"]
+    rows = [
+        _row(Path(f), label, options, args.repeat) for f in args.files for label, options in configs
+    ]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    for line in [header, ["-" * w for w in widths], *rows]:
+        sys.stdout.write("  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
