@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from pagereader.cli import plan
+from pagereader.cli.bench import bench_command
 from pagereader.cli.eval import eval_command, make_evalset_command
 from pagereader.cli.parse import parse_command
 from pagereader.cli.router_config import router_config_command
@@ -23,6 +24,7 @@ app.command("router-config")(router_config_command)
 app.add_typer(plan.app, name="plan")
 app.command("eval")(eval_command)
 app.command("make-evalset")(make_evalset_command)
+app.command("bench")(bench_command)
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import cv2
 import numpy as np
@@ -27,15 +27,15 @@ from pagereader.sources.base import RenderedPage
 from pagereader.stages.routes import resolve_route
 from pagereader.stages.script import SCRIPT_OF_LANG, count_scripts, script_of
 from pagereader.stages.state import PageState
-from pagereader.types import PageClass, PageDecision, PageFeatures, Script, TextLine
+from pagereader.types import BBox, PageClass, PageDecision, PageFeatures, Script, TextLine
 
-_ANALYSIS_WIDTH = 1200
+_ANALYSIS_SIDE = 1600
 
 
 def _gray_small(page: RenderedPage) -> tuple[np.ndarray, float]:
-    """A grayscale copy at most _ANALYSIS_WIDTH wide, and its pixels per page unit."""
+    """A grayscale copy at most _ANALYSIS_SIDE on its long side, and its pixels per page unit."""
     image = page.image
-    factor = min(1.0, _ANALYSIS_WIDTH / max(1, image.width))
+    factor = min(1.0, _ANALYSIS_SIDE / max(1, image.width, image.height))
     if factor < 1.0:
         image = image.resize((int(image.width * factor), int(image.height * factor)))
     return np.asarray(image.convert("L")), page.scale * factor
@@ -76,8 +76,17 @@ def ink_rows(gray: np.ndarray, unit_scale: float) -> tuple[int, float]:
     return len(heights), float(np.median(heights)) / unit_scale
 
 
-def compute_features(page: RenderedPage) -> PageFeatures:
-    """Measure a page: text layer quantity and quality, images, line sizes, rulings."""
+def find_tables(page: RenderedPage) -> list[BBox]:
+    """Ruled tables of the page (page units), found on the analysis copy."""
+    gray, unit_scale = _gray_small(page)
+    return [
+        (b[0] / unit_scale, b[1] / unit_scale, b[2] / unit_scale, b[3] / unit_scale)
+        for b in find_ruled_tables(gray)
+    ]
+
+
+def compute_features(page: RenderedPage, tables: Sequence[BBox] = ()) -> PageFeatures:
+    """Measure a page: text layer quantity and quality, images, line sizes, ruled tables."""
     area = max(1.0, page.width * page.height)
     stats = page.stats
     garbage = stats.garbage_chars + stats.unicode_map_errors
@@ -104,15 +113,9 @@ def compute_features(page: RenderedPage) -> PageFeatures:
         median_font_size=round(median_size, 2),
         small_font_share=round(small_share, 4),
         ruling_lines=count_rulings(gray),
-        table_fraction=round(_table_fraction(gray), 4),
+        table_fraction=round(min(1.0, sum(_area(b) for b in tables) / area), 4),
         ink_fraction=round(float((gray < 128).mean()), 4),
     )
-
-
-def _table_fraction(gray: np.ndarray) -> float:
-    """Share of the page inside ruled tables."""
-    page_area = float(gray.shape[0] * gray.shape[1]) or 1.0
-    return min(1.0, sum(_area(box) for box in find_ruled_tables(gray)) / page_area)
 
 
 def small_font_share(lines: Iterable[TextLine], threshold_pt: float) -> float:
@@ -200,14 +203,18 @@ def _dense_reason(features: PageFeatures, options: ClassifyOptions) -> str:
     return ""
 
 
-def classify_page(page: RenderedPage, options: ClassifyOptions) -> tuple[PageDecision, bool]:
-    """Features then decision for a rendered page; also whether its text layer is trusted."""
-    features = compute_features(page)
+def classify_page(
+    page: RenderedPage, options: ClassifyOptions
+) -> tuple[PageDecision, bool, list[BBox]]:
+    """Features then decision for a rendered page; also whether its text layer is trusted and
+    the ruled tables found (the layout stage reuses them)."""
+    tables = find_tables(page)
+    features = compute_features(page, tables)
     features = features.model_copy(
         update={"small_font_share": round(_small_share(page, features, options), 4)}
     )
     trusted, why = text_layer_trusted(features, page.invisible_text_share, options)
-    return decide(features, trusted, why, options), trusted
+    return decide(features, trusted, why, options), trusted, tables
 
 
 def _small_share(page: RenderedPage, features: PageFeatures, options: ClassifyOptions) -> float:
@@ -253,8 +260,10 @@ def _script(ctx: RunContext, state: PageState, trusted: bool) -> tuple[Script, s
 
 
 def _classify(ctx: RunContext, state: PageState) -> PageState:
-    decision, trusted = classify_page(state.rendered, ctx.options.classify)
+    before = state.rendered
+    decision, trusted, tables = classify_page(before, ctx.options.classify)
     script, script_reason = _script(ctx, state, trusted)
+    state.table_boxes = tables if state.rendered is before else find_tables(state.rendered)
     head = _route_head(ctx, decision.page_class)
     if head == "textlayer" and not trusted:
         head = "ocr"

@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import asyncio
 
-import numpy as np
-
 from pagereader.context import RunContext
 from pagereader.engines.rapidocr import detect_lines, ocr_lines
 from pagereader.layout.detector import detect_regions
 from pagereader.layout.paragraphs import group_lines
 from pagereader.layout.reading_order import order_blocks
 from pagereader.layout.regions import merge_layout_regions
-from pagereader.layout.table_grid import find_ruled_tables
 from pagereader.stages.state import PageState
 from pagereader.types import BBox, Block, TextLine
 
@@ -34,8 +31,8 @@ def _scaled(box: BBox, factor: float) -> BBox:
 
 
 def _table_boxes(state: PageState) -> list[BBox]:
-    gray = np.asarray(state.rendered.image.convert("L"))
-    return [_scaled(box, state.rendered.scale) for box in find_ruled_tables(gray)]
+    """Ruled tables found by the decision layer (page units)."""
+    return list(state.table_boxes)
 
 
 def digital_blocks(state: PageState) -> list[Block]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pagereader.sources.base import RenderedPage
-from pagereader.types import Block, BlockResult, ErrorItem, PageDecision
+from pagereader.types import BBox, Block, BlockResult, ErrorItem, PageDecision
 
 
 @dataclass
@@ -15,6 +15,7 @@ class PageState:
     rendered: RenderedPage
     decision: PageDecision | None = None
     trusted_text: bool = False
+    table_boxes: list[BBox] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
     results: list[BlockResult] = field(default_factory=list)
     errors: list[ErrorItem] = field(default_factory=list)

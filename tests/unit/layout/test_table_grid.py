@@ -239,14 +239,15 @@ def test_slide_table_with_fills_and_white_separators(white_lines: bool) -> None:
 
 def test_dark_rules_with_a_shaded_header_keep_their_grid() -> None:
     img = draw_table()
-    img[YS[0] + 2 : YS[1] - 1, XS[0] + 2 : XS[-1] - 1][
-        img[YS[0] + 2 : YS[1] - 1, XS[0] + 2 : XS[-1] - 1] > 128
-    ] = 200
+    header = img[YS[0] + 2 : YS[1] - 1, XS[0] + 2 : XS[-1] - 1]
+    header[header > 128] = 200  # a light gray band behind the header's text
     boxes = find_ruled_tables(img)
     assert len(boxes) == 1
     grid = build_grid(img, boxes[0])
     assert (grid.rows, grid.cols) == (3, 4)
+    assert [abs(a - b) <= 3 for a, b in zip(grid.ys, YS, strict=True)] == [True] * 4
     assert [(c.row, c.col, c.row_span, c.col_span) for c in grid.cells][0] == (0, 0, 1, 2)
+    assert len(grid.cells) == 11
 
 
 def test_no_table_in_text_on_tinted_paper_or_in_a_bar_chart() -> None:
