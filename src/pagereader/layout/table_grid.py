@@ -6,8 +6,8 @@ so a dark header row is not mistaken for a thick rule. Slide-deck tables fill th
 colour and part them with thin white lines, or with nothing but a change of fill: there a rule is
 a thin line lighter or darker than the smooth fill on both sides of it, or the edge between two
 different fills, and the table's outer box is that of its filled cells. Separator positions come
-from those segments;
-a separator segment missing between two neighbouring cells means the cells are merged. Words
+from those segments; a separator segment missing between two neighbouring cells means the cells
+are merged. Words
 (page units) then go to the cell holding their centre; a text-layer or OCR line that runs across
 a column rule is cut there using its character boxes (estimated when it has none).
 """
@@ -32,6 +32,8 @@ _SMOOTH = 8
 """Widest range of gray levels in a 5x5 patch of a flat cell fill."""
 _CONTRAST = 14
 """Least gray-level difference that makes a fill, a separator line or a fill edge."""
+_MIN_FILL = 0.002
+"""Share of the raster below which flat fills are too few to hold a filled table."""
 
 Gray = npt.NDArray[np.uint8]
 _Segment = tuple[float, float, float, float, float]
@@ -106,46 +108,56 @@ def _background(gray: Gray) -> int:
     return int(np.bincount(gray.ravel(), minlength=256).argmax()) if gray.size else 255
 
 
-def _filled(smooth: Gray, background: int) -> npt.NDArray[np.bool_]:
-    """Flat areas (small local range) clearly off the background: coloured cell fills."""
-    square = np.ones((5, 5), np.uint8)
-    spread = cv2.morphologyEx(smooth, cv2.MORPH_GRADIENT, square)
-    mean = cv2.blur(smooth, (5, 5)).astype(np.int16)
-    return np.asarray((spread <= _SMOOTH) & (np.abs(mean - background) > _CONTRAST))
+def _filled(smooth: Gray, background: int) -> Gray:
+    """Flat areas clearly off the background, as 255: coloured cell fills.
+
+    Flat means a small range of gray levels in a 5x5 patch; the limit grows with the noise of
+    the background (a scan's grain), and pinholes the noise leaves in a fill are closed.
+    """
+    spread = cv2.morphologyEx(smooth, cv2.MORPH_GRADIENT, np.ones((5, 5), np.uint8))
+    off = cv2.absdiff(cv2.blur(smooth, (5, 5)), np.full_like(smooth, background))
+    grain = np.bincount(spread[off <= _CONTRAST], minlength=256).cumsum()
+    limit = _SMOOTH if grain[-1] == 0 else max(_SMOOTH, 2 + np.searchsorted(grain, 0.9 * grain[-1]))
+    flat = np.where((spread <= limit) & (off > _CONTRAST), 255, 0).astype(np.uint8)
+    return np.asarray(cv2.morphologyEx(flat, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))
 
 
-def _fill_edges(
-    smooth: npt.NDArray[np.int16], filled: npt.NDArray[np.bool_], horizontal: bool
-) -> Gray:
+def _fill_edges(smooth: Gray, filled: Gray, horizontal: bool) -> Gray:
     """Pixels between two fills that are a thin line off both, or the step from one to the other."""
-    g, f = (smooth, filled) if horizontal else (smooth.T, filled.T)
-    found = np.zeros(g.shape, dtype=bool)
+    found = np.zeros_like(smooth)
     for d in (3, 4, 6):
-        mid, before, after = g[d:-d], g[: -2 * d], g[2 * d :]
-        lighter = np.minimum(mid - before, mid - after)
-        darker = np.minimum(before - mid, after - mid)
-        off = (np.maximum(lighter, darker) > _CONTRAST) | (np.abs(before - after) > _CONTRAST)
-        found[d:-d] |= f[: -2 * d] & f[2 * d :] & off
-    out = np.where(found, 255, 0).astype(np.uint8)
-    return out if horizontal else np.ascontiguousarray(out.T)
+        if horizontal:
+            mid, before, after = smooth[d:-d], smooth[: -2 * d], smooth[2 * d :]
+            both = cv2.bitwise_and(filled[: -2 * d], filled[2 * d :])
+            out = found[d:-d]
+        else:
+            mid, before, after = smooth[:, d:-d], smooth[:, : -2 * d], smooth[:, 2 * d :]
+            both = cv2.bitwise_and(filled[:, : -2 * d], filled[:, 2 * d :])
+            out = found[:, d:-d]
+        lighter = cv2.subtract(mid, cv2.max(before, after))
+        darker = cv2.subtract(cv2.min(before, after), mid)
+        step = cv2.absdiff(before, after)
+        off = cv2.max(cv2.max(lighter, darker), step) > _CONTRAST
+        out[off & (both > 0)] = 255
+    return found
 
 
 def _masks(gray: Gray, background: int, h_len: int, v_len: int) -> tuple[Gray, Gray, Gray]:
     """Horizontal and vertical ruling masks (dark rules and fill separators) and the fills."""
     bw = _without_solids(_binary(gray), max(15, min(gray.shape) // 60))
-    smooth = cv2.GaussianBlur(gray, (3, 3), 0)
+    h_mask, v_mask = _rulings(bw, h_len, True), _rulings(bw, v_len, False)
+    smooth = np.asarray(cv2.GaussianBlur(gray, (3, 3), 0), dtype=np.uint8)
     filled = _filled(smooth, background)
-    levels = smooth.astype(np.int16)
-    h_mask = cv2.bitwise_or(
-        _rulings(bw, h_len, True), _rulings(_fill_edges(levels, filled, True), h_len, True)
+    if cv2.countNonZero(filled) < _MIN_FILL * filled.size:
+        return h_mask, v_mask, np.zeros_like(filled)
+    h_fill = _rulings(_fill_edges(smooth, filled, True), h_len, True)
+    v_fill = _rulings(_fill_edges(smooth, filled, False), v_len, False)
+    fills = cv2.morphologyEx(filled, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
+    return (
+        np.asarray(cv2.bitwise_or(h_mask, h_fill), dtype=np.uint8),
+        np.asarray(cv2.bitwise_or(v_mask, v_fill), dtype=np.uint8),
+        np.asarray(fills, dtype=np.uint8),
     )
-    v_mask = cv2.bitwise_or(
-        _rulings(bw, v_len, False), _rulings(_fill_edges(levels, filled, False), v_len, False)
-    )
-    fills = cv2.morphologyEx(
-        np.where(filled, 255, 0).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8)
-    )
-    return np.asarray(h_mask), np.asarray(v_mask), np.asarray(fills, dtype=np.uint8)
 
 
 def _segments(mask: Gray, horizontal: bool, dx: int = 0, dy: int = 0) -> list[_Segment]:
@@ -213,9 +225,9 @@ def find_ruled_tables(gray: Gray) -> list[BBox]:
         inner_v = [s for s in v_segs if _inside(s, box, False)]
         rows = _cluster(_bounds(inner_h, box[1], box[3], tol), tol)
         cols = _cluster(_bounds(inner_v, box[0], box[2], tol), tol)
-        if inner_h and inner_v and len(rows) >= 2 and len(cols) >= 2:
-            if len(rows) >= 3 or len(cols) >= 3:
-                tables.append(box)
+        fewer, more = sorted((len(rows), len(cols)))
+        if inner_h and inner_v and fewer >= 2 and more >= 3:
+            tables.append(box)
     tables.sort(key=lambda b: (b[1], b[0]))
     logger.debug("found %d ruled tables", len(tables))
     return tables
@@ -313,6 +325,8 @@ def _spans(
         changed = False
         for root in {find(i) for i in range(rows * cols)}:
             members = [i for i in range(rows * cols) if find(i) == root]
+            if not members:  # joined into another group earlier in this pass
+                continue
             r0, r1 = min(i // cols for i in members), max(i // cols for i in members)
             c0, c1 = min(i % cols for i in members), max(i % cols for i in members)
             for r in range(r0, r1 + 1):

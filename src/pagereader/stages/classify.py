@@ -30,6 +30,7 @@ from pagereader.stages.state import PageState
 from pagereader.types import BBox, PageClass, PageDecision, PageFeatures, Script, TextLine
 
 _ANALYSIS_SIDE = 1600
+_OSD_SIDE = 1800
 
 
 def _gray_small(page: RenderedPage) -> tuple[np.ndarray, float]:
@@ -234,7 +235,11 @@ def _upright(state: PageState) -> tuple[Script, str]:
     """For a scan: OSD's script, and the page turned upright when OSD says it is rotated."""
     if not tesseract_available():
         return "unknown", "Tesseract OSD unavailable: script unknown (Hangul cannot be detected)"
-    osd = detect_orientation(state.rendered.image)
+    image = state.rendered.image
+    factor = min(1.0, _OSD_SIDE / max(image.size))
+    if factor < 1.0:
+        image = image.resize((int(image.width * factor), int(image.height * factor)))
+    osd = detect_orientation(image.convert("L"))
     if osd is None:
         return "unknown", "OSD found too little text to tell the script"
     if osd.rotate % 360:

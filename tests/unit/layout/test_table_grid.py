@@ -246,7 +246,8 @@ def test_dark_rules_with_a_shaded_header_keep_their_grid() -> None:
     grid = build_grid(img, boxes[0])
     assert (grid.rows, grid.cols) == (3, 4)
     assert [abs(a - b) <= 3 for a, b in zip(grid.ys, YS, strict=True)] == [True] * 4
-    assert [(c.row, c.col, c.row_span, c.col_span) for c in grid.cells][0] == (0, 0, 1, 2)
+    first = grid.cells[0]
+    assert (first.row, first.col, first.row_span, first.col_span) == (0, 0, 1, 2)
     assert len(grid.cells) == 11
 
 
