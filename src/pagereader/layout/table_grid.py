@@ -31,7 +31,9 @@ logger = logging.getLogger(__name__)
 _SMOOTH = 8
 """Widest range of gray levels in a 5x5 patch of a flat cell fill."""
 _CONTRAST = 14
-"""Least gray-level difference that makes a fill, a separator line or a fill edge."""
+"""Least gray-level difference that sets a fill off the background, or one fill off another."""
+_LINE = 8
+"""Least gray-level difference between a thin separator line and the fills on both sides."""
 _MIN_FILL = 0.002
 """Share of the raster below which flat fills are too few to hold a filled table."""
 
@@ -137,7 +139,7 @@ def _fill_edges(smooth: Gray, filled: Gray, horizontal: bool) -> Gray:
         lighter = cv2.subtract(mid, cv2.max(before, after))
         darker = cv2.subtract(cv2.min(before, after), mid)
         step = cv2.absdiff(before, after)
-        off = cv2.max(cv2.max(lighter, darker), step) > _CONTRAST
+        off = (cv2.max(lighter, darker) > _LINE) | (step > _CONTRAST)
         out[off & (both > 0)] = 255
     return found
 
