@@ -66,6 +66,7 @@ def _row(path: Path, label: str, base: Options, repeat: int) -> list[str]:
         f"{off_s / pages:.3f}",
         f"{on_s / pages:.3f}",
         f"{on_s / off_s:.2f}x" if off_s else "-",
+        f"{stage:.4f}",
         f"{flagged}/{len(actions)}",
     ]
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from pagereader.service.engine_api import DEFAULT_MODEL, create_app
+DEFAULT_MODEL = "pagereader/embedded"
 
 
 def serve_engine_command(
@@ -22,6 +22,8 @@ def serve_engine_command(
     """Serve /v1/models and /v1/chat/completions, answering the paddleocr-vl task prompts
     ("OCR:", "Table Recognition:", ...) with the embedded engines; no GPU needed."""
     import uvicorn
+
+    from pagereader.service.engine_api import create_app
 
     if ocr not in ("rapidocr", "tesseract"):
         typer.echo(f"error: --ocr must be rapidocr or tesseract, got {ocr!r}", err=True)
