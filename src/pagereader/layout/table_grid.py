@@ -114,14 +114,13 @@ def _filled(smooth: Gray, background: int) -> Gray:
     """Flat areas clearly off the background, as 255: coloured cell fills.
 
     Flat means a small range of gray levels in a 5x5 patch; the limit grows with the noise of
-    the background (a scan's grain), and pinholes the noise leaves in a fill are closed.
+    the background (a scan's grain).
     """
     spread = cv2.morphologyEx(smooth, cv2.MORPH_GRADIENT, np.ones((5, 5), np.uint8))
     off = cv2.absdiff(cv2.blur(smooth, (5, 5)), np.full_like(smooth, background))
     grain = np.bincount(spread[off <= _CONTRAST], minlength=256).cumsum()
     limit = _SMOOTH if grain[-1] == 0 else max(_SMOOTH, 2 + np.searchsorted(grain, 0.9 * grain[-1]))
-    flat = np.where((spread <= limit) & (off > _CONTRAST), 255, 0).astype(np.uint8)
-    return np.asarray(cv2.morphologyEx(flat, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))
+    return np.where((spread <= limit) & (off > _CONTRAST), 255, 0).astype(np.uint8)
 
 
 def _fill_edges(smooth: Gray, filled: Gray, horizontal: bool) -> Gray:
@@ -145,21 +144,25 @@ def _fill_edges(smooth: Gray, filled: Gray, horizontal: bool) -> Gray:
 
 
 def _masks(gray: Gray, background: int, h_len: int, v_len: int) -> tuple[Gray, Gray, Gray]:
-    """Horizontal and vertical ruling masks (dark rules and fill separators) and the fills."""
+    """Horizontal and vertical ruling masks (dark rules and fill separators) and the fills.
+
+    Ink inside filled areas (text on a fill, the gaps between white letters on a dark header)
+    is left out: a rule there runs between two fills, and the fill separators find it.
+    """
     bw = _without_solids(_binary(gray), max(15, min(gray.shape) // 60))
-    h_mask, v_mask = _rulings(bw, h_len, True), _rulings(bw, v_len, False)
     smooth = np.asarray(cv2.GaussianBlur(gray, (3, 3), 0), dtype=np.uint8)
     filled = _filled(smooth, background)
     if cv2.countNonZero(filled) < _MIN_FILL * filled.size:
-        return h_mask, v_mask, np.zeros_like(filled)
-    h_fill = _rulings(_fill_edges(smooth, filled, True), h_len, True)
-    v_fill = _rulings(_fill_edges(smooth, filled, False), v_len, False)
-    fills = cv2.morphologyEx(filled, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
-    return (
-        np.asarray(cv2.bitwise_or(h_mask, h_fill), dtype=np.uint8),
-        np.asarray(cv2.bitwise_or(v_mask, v_fill), dtype=np.uint8),
-        np.asarray(fills, dtype=np.uint8),
+        empty = np.zeros_like(filled)
+        return _rulings(bw, h_len, True), _rulings(bw, v_len, False), empty
+    fills = np.asarray(
+        cv2.morphologyEx(filled, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8)), dtype=np.uint8
     )
+    bw = np.asarray(cv2.bitwise_and(bw, cv2.bitwise_not(fills)), dtype=np.uint8)
+    h_edges, v_edges = _fill_edges(smooth, filled, True), _fill_edges(smooth, filled, False)
+    h_mask = _rulings(cv2.bitwise_or(bw, h_edges), h_len, True)
+    v_mask = _rulings(cv2.bitwise_or(bw, v_edges), v_len, False)
+    return h_mask, v_mask, fills
 
 
 def _segments(mask: Gray, horizontal: bool, dx: int = 0, dy: int = 0) -> list[_Segment]:
@@ -274,15 +277,13 @@ def build_grid(gray: Gray, bbox_px: BBox) -> Grid:
     h_all = _segments(np.ascontiguousarray(h_mask[inner]), True, x0, y0)
     v_all = _segments(np.ascontiguousarray(v_mask[inner]), False, x0, y0)
     left, top, right, bottom = bbox_px
-    open_top = not any(abs(s[0] - top) <= tol for s in h_all)
-    open_bottom = not any(abs(s[0] - bottom) <= tol for s in h_all)
-    # A vertical rule runs from one horizontal rule (or an open edge) to another; a glyph stroke
-    # floats in a cell.
+    # A vertical rule runs from one horizontal rule (or the box's edge) to another; a glyph
+    # stroke floats in a cell.
     v_segs = [
         s
         for s in v_all
-        if (_meets(s[0], s[1], h_all, tol) or (open_top and abs(s[1] - top) <= tol))
-        and (_meets(s[0], s[2], h_all, tol) or (open_bottom and abs(s[2] - bottom) <= tol))
+        if (_meets(s[0], s[1], h_all, tol) or abs(s[1] - top) <= tol)
+        and (_meets(s[0], s[2], h_all, tol) or abs(s[2] - bottom) <= tol)
     ]
     h_segs = [
         s
