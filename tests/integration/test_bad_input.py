@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from fixtures import Fixtures
 
+from fixtures import Fixtures
 from pagereader.errors import PasswordRequiredError
 from pagereader.options import Options
 from pagereader.pipeline import parse

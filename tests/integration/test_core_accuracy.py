@@ -6,8 +6,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from fixtures import Fixtures
 
+from fixtures import Fixtures
 from pagereader.evaluate.metrics import (
     char_consistency,
     critical_agreement,

@@ -52,10 +52,10 @@ def test_unknown_engine_in_route_is_refused(tmp_path: Path) -> None:
 def test_bad_route_key_and_range_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"
     path.write_text('[routes]\n"paper.text" = ["ocr"]\n')
-    with pytest.raises(ConfigError, match="page_class.block_kind"):
+    with pytest.raises(ConfigError, match=r"page_class\.block_kind"):
         load_config(path)
     path.write_text("[render]\ndpi = 5\n")
-    with pytest.raises(ConfigError, match="render.dpi"):
+    with pytest.raises(ConfigError, match=r"render\.dpi"):
         load_config(path)
 
 

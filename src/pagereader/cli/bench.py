@@ -19,7 +19,9 @@ console = Console(stderr=True)
 
 def bench_command(
     folder: Annotated[Path, typer.Argument(help="a folder of decks, PDFs or scans (or one file)")],
-    per_type: Annotated[int, typer.Option(help="pages per document type (pdf, office, image)")] = 50,
+    per_type: Annotated[
+        int, typer.Option(help="pages per document type (pdf, office, image)")
+    ] = 50,
     config: Annotated[Path | None, typer.Option(help="TOML config (engines, routes)")] = None,
     budget: Annotated[float | None, typer.Option(help="seconds per page (default 5)")] = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="report folder")] = Path("bench-out"),

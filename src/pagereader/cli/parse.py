@@ -9,7 +9,14 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
 from pagereader.cache import PageCache
@@ -30,7 +37,8 @@ def expand_inputs(inputs: list[Path]) -> list[Path]:
     for item in inputs:
         if item.is_dir():
             files.extend(
-                p for p in sorted(item.rglob("*"))
+                p
+                for p in sorted(item.rglob("*"))
                 if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES
             )
         else:
@@ -49,15 +57,23 @@ def _summary(results: list[tuple[Path, DocumentResult, float]]) -> Table:
                 classes[page.decision.page_class] = classes.get(page.decision.page_class, 0) + 1
         color = {"ok": "green", "partial": "yellow", "failed": "red"}[result.status]
         table.add_row(
-            path.name, f"[{color}]{result.status}[/{color}]", str(len(result.pages)),
-            " ".join(f"{k}:{v}" for k, v in sorted(classes.items())), f"{seconds:.1f}",
+            path.name,
+            f"[{color}]{result.status}[/{color}]",
+            str(len(result.pages)),
+            " ".join(f"{k}:{v}" for k, v in sorted(classes.items())),
+            f"{seconds:.1f}",
             str(len(result.errors)),
         )
     return table
 
 
-async def _run(files: list[Path], out: Path, options_kwargs: dict[str, object],
-               config: Path | None, resume: bool) -> list[tuple[Path, DocumentResult, float]]:
+async def _run(
+    files: list[Path],
+    out: Path,
+    options_kwargs: dict[str, object],
+    config: Path | None,
+    resume: bool,
+) -> list[tuple[Path, DocumentResult, float]]:
     options = resolve_options(config)
     data = options.model_dump()
     for key, value in options_kwargs.items():
@@ -73,9 +89,15 @@ async def _run(files: list[Path], out: Path, options_kwargs: dict[str, object],
     names = output_names(files)
     results: list[tuple[Path, DocumentResult, float]] = []
     cache = PageCache(out / ".pagereader-cache.sqlite") if resume else None
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=console, transient=False) as progress:
-        tasks: dict[str, int] = {}
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    ) as progress:
+        tasks: dict[str, TaskID] = {}
 
         def on_event(event: dict[str, object]) -> None:
             file = str(event.get("file"))
@@ -104,7 +126,9 @@ def parse_command(
     pages: Annotated[str | None, typer.Option(help="pages to parse, e.g. 1-3,7")] = None,
     password: Annotated[str | None, typer.Option(help="password of encrypted PDFs")] = None,
     config: Annotated[Path | None, typer.Option(help="TOML config (engines, routes)")] = None,
-    lang: Annotated[str | None, typer.Option(help="override script detection: en, zh-Hant, ko")] = None,
+    lang: Annotated[
+        str | None, typer.Option(help="override script detection: en, zh-Hant, ko")
+    ] = None,
     overlays: Annotated[bool, typer.Option(help="write page overlays")] = True,
     resume: Annotated[bool, typer.Option(help="reuse pages finished by an earlier run")] = True,
     debug: Annotated[bool, typer.Option(help="show tracebacks and debug logs")] = False,
@@ -117,12 +141,21 @@ def parse_command(
         if not files:
             console.print("[red]error[/red] no supported files found in the inputs")
             raise typer.Exit(1)
-        results = asyncio.run(_run(
-            files, out,
-            {"dpi": dpi, "pages": selection, "password": password, "lang": lang,
-             "overlays": overlays},
-            config, resume,
-        ))
+        results = asyncio.run(
+            _run(
+                files,
+                out,
+                {
+                    "dpi": dpi,
+                    "pages": selection,
+                    "password": password,
+                    "lang": lang,
+                    "overlays": overlays,
+                },
+                config,
+                resume,
+            )
+        )
     except PagereaderError as exc:
         if debug:
             raise

@@ -49,8 +49,10 @@ def _model(options: RapidOCREngineOptions) -> tuple[Any, threading.Lock]:
 def _quad_to_bbox(quad: Any) -> tuple[float, float, float, float]:
     points = np.asarray(quad, dtype=float).reshape(-1, 2)
     return (
-        float(points[:, 0].min()), float(points[:, 1].min()),
-        float(points[:, 0].max()), float(points[:, 1].max()),
+        float(points[:, 0].min()),
+        float(points[:, 1].min()),
+        float(points[:, 0].max()),
+        float(points[:, 1].max()),
     )
 
 
@@ -65,13 +67,17 @@ def ocr_lines(
     model, lock = _model(options or RapidOCREngineOptions())
     array = np.asarray(image.convert("RGB"))
     with lock:
-        result = model(array, use_det=True, use_cls=(options or RapidOCREngineOptions()).use_cls,
-                       use_rec=True)
+        result = model(
+            array, use_det=True, use_cls=(options or RapidOCREngineOptions()).use_cls, use_rec=True
+        )
     if result.boxes is None or result.txts is None:
         return []
     lines = [
-        TextLine(text=text if score >= min_score else "", bbox=_quad_to_bbox(box),
-                 confidence=float(score))
+        TextLine(
+            text=text if score >= min_score else "",
+            bbox=_quad_to_bbox(box),
+            confidence=float(score),
+        )
         for box, text, score in zip(result.boxes, result.txts, result.scores, strict=True)
     ]
     return sort_lines(lines)
@@ -119,17 +125,25 @@ class RapidOCREngine:
     async def recognize(self, request: BlockRequest) -> Recognition:
         start = time.perf_counter()
         block = request.block
-        if (block.source == "ocr" and block.kind in TEXT_KINDS and block.lines
-                and all(ln.text for ln in block.lines)):
+        if (
+            block.source == "ocr"
+            and block.kind in TEXT_KINDS
+            and block.lines
+            and all(ln.text for ln in block.lines)
+        ):
             scores = [ln.confidence for ln in block.lines]
             return Recognition(
-                text=join_lines(block.lines), engine=self.name,
-                confidence=round(float(np.mean(scores)), 4), detail="lines read during layout",
+                text=join_lines(block.lines),
+                engine=self.name,
+                confidence=round(float(np.mean(scores)), 4),
+                detail="lines read during layout",
             )
         try:
             lines = await asyncio.to_thread(ocr_lines, request.image, self.options)
         except Exception as exc:  # onnxruntime and OpenCV raise assorted types
-            raise EngineError(f"rapidocr failed: {exc}", file=request.file, page=request.page) from exc
+            raise EngineError(
+                f"rapidocr failed: {exc}", file=request.file, page=request.page
+            ) from exc
         confidence = float(np.mean([ln.confidence for ln in lines])) if lines else 0.0
         lines = [ln for ln in lines if ln.text.strip()]
         return Recognition(
@@ -141,5 +155,3 @@ class RapidOCREngine:
 
     async def aclose(self) -> None:
         return None
-
-

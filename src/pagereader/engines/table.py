@@ -83,7 +83,8 @@ class TableGridEngine:
     def _rebuild(self, request: BlockRequest) -> Recognition:
         start = time.perf_counter()
         gray = np.asarray(request.page_image.convert("L"))
-        grid = build_grid(gray, tuple(float(v) for v in request.crop_box_px))
+        x0, y0, x1, y1 = request.crop_box_px
+        grid = build_grid(gray, (float(x0), float(y0), float(x1), float(y1)))
         if grid is None:
             raise EngineError("no ruled grid in this block", file=request.file, page=request.page)
         table = fill_table(grid, self._words(request), request.scale)

@@ -37,7 +37,9 @@ LANGS_BY_SCRIPT: dict[str, str] = {
     "unknown": "eng",
 }
 _ENV = {**os.environ, "OMP_THREAD_LIMIT": "1"}
-_CJK_SPACE = re.compile(r"(?<=[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef])\s+(?=[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef])")
+_CJK_SPACE = re.compile(
+    r"(?<=[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef])\s+(?=[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef])"
+)
 
 
 def tesseract_available(binary: str | None = None) -> bool:
@@ -55,8 +57,12 @@ def _run(image: Image.Image, args: list[str], binary: str, timeout_s: float) -> 
     if not tesseract_available(binary):
         raise DependencyError("Tesseract is not installed", hint=TESSERACT_HINT)
     done = subprocess.run(
-        [binary, "stdin", "stdout", *args], input=_png(image), capture_output=True,
-        timeout=timeout_s, env=_ENV, check=False,
+        [binary, "stdin", "stdout", *args],
+        input=_png(image),
+        capture_output=True,
+        timeout=timeout_s,
+        env=_ENV,
+        check=False,
     )
     if done.returncode != 0:
         raise EngineError(f"tesseract failed: {done.stderr.decode(errors='replace').strip()}")
@@ -79,16 +85,18 @@ def tesseract_text(
     image: Image.Image, lang: str, psm: int = 6, binary: str | None = None, timeout_s: float = 60
 ) -> str:
     """Plain text of an image."""
-    return clean_text(_run(image, ["-l", lang, "--psm", str(psm)], binary or tesseract_binary(),
-                           timeout_s))
+    return clean_text(
+        _run(image, ["-l", lang, "--psm", str(psm)], binary or tesseract_binary(), timeout_s)
+    )
 
 
 def tesseract_lines(
     image: Image.Image, lang: str, psm: int = 6, binary: str | None = None, timeout_s: float = 60
 ) -> list[TextLine]:
     """Text lines with boxes (pixels), from Tesseract's TSV output."""
-    tsv = _run(image, ["-l", lang, "--psm", str(psm), "tsv"], binary or tesseract_binary(),
-               timeout_s)
+    tsv = _run(
+        image, ["-l", lang, "--psm", str(psm), "tsv"], binary or tesseract_binary(), timeout_s
+    )
     words: dict[tuple[int, int, int], list[tuple[str, float, tuple[int, int, int, int]]]] = {}
     for row in csv.DictReader(io.StringIO(tsv), delimiter="\t", quoting=csv.QUOTE_NONE):
         text = (row.get("text") or "").strip()
@@ -102,8 +110,10 @@ def tesseract_lines(
     for items in words.values():
         text = clean_text(" ".join(w[0] for w in items))
         bbox = (
-            float(min(w[2][0] for w in items)), float(min(w[2][1] for w in items)),
-            float(max(w[2][2] for w in items)), float(max(w[2][3] for w in items)),
+            float(min(w[2][0] for w in items)),
+            float(min(w[2][1] for w in items)),
+            float(max(w[2][2] for w in items)),
+            float(max(w[2][3] for w in items)),
         )
         confidence = sum(w[1] for w in items) / len(items) / 100.0
         lines.append(TextLine(text=text, bbox=bbox, confidence=max(0.0, confidence)))
@@ -121,7 +131,11 @@ class Orientation:
 
 
 _SCRIPTS: dict[str, Script] = {
-    "Latin": "latin", "Han": "han", "Hangul": "hangul", "Korean": "hangul", "Japanese": "han",
+    "Latin": "latin",
+    "Han": "han",
+    "Hangul": "hangul",
+    "Korean": "hangul",
+    "Japanese": "han",
 }
 
 
@@ -156,16 +170,23 @@ class TesseractEngine:
         lang = LANGS_BY_SCRIPT.get(request.script, "eng")
         try:
             text = await asyncio.to_thread(
-                tesseract_text, request.image, lang, self.options.psm, self.options.binary,
+                tesseract_text,
+                request.image,
+                lang,
+                self.options.psm,
+                self.options.binary,
                 self.options.timeout_s,
             )
         except subprocess.TimeoutExpired as exc:
             raise EngineError("tesseract timed out", file=request.file, page=request.page) from exc
         except DependencyError as exc:
-            raise DependencyError(exc.message, file=request.file, page=request.page,
-                                  hint=exc.hint) from exc
+            raise DependencyError(
+                exc.message, file=request.file, page=request.page, hint=exc.hint
+            ) from exc
         return Recognition(
-            text=text, engine=self.name, latency_s=time.perf_counter() - start,
+            text=text,
+            engine=self.name,
+            latency_s=time.perf_counter() - start,
             detail=f"lang={lang} psm={self.options.psm}",
         )
 

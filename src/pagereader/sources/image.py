@@ -30,7 +30,9 @@ class ImageSource:
                 self._image = Image.open(path)
                 width, height = self._image.size
         except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-            raise ImageTooLargeError(f"image too large to decode safely ({exc})", file=path) from exc
+            raise ImageTooLargeError(
+                f"image too large to decode safely ({exc})", file=path
+            ) from exc
         except (UnidentifiedImageError, OSError, SyntaxError) as exc:
             raise CorruptFileError(f"not a readable image ({exc})", file=path) from exc
         if width * height > max_pixels:

@@ -45,7 +45,7 @@ class PdfSource:
             try:
                 self._pdf = pdfium.PdfDocument(str(path), password=password)
             except pdfium.PdfiumError as exc:
-                if _PASSWORD_ERROR == getattr(exc, "err_code", None) or "password" in str(exc):
+                if getattr(exc, "err_code", None) == _PASSWORD_ERROR or "password" in str(exc):
                     message = "wrong password" if password else "the PDF is encrypted"
                     raise PasswordRequiredError(message, file=path) from exc
                 raise CorruptFileError(f"not a readable PDF ({exc})", file=path) from exc
@@ -67,7 +67,9 @@ class PdfSource:
                 textpage.close()
                 page.close()
             except pdfium.PdfiumError as exc:
-                raise CorruptFileError(f"cannot render ({exc})", file=self.path, page=index) from exc
+                raise CorruptFileError(
+                    f"cannot render ({exc})", file=self.path, page=index
+                ) from exc
         return RenderedPage(
             file=str(self.path),
             index=index,
@@ -110,17 +112,24 @@ def _read_text_layer(
             start += 1
         while end > start and chars[end - 1].isspace():
             end -= 1
-        solid = [b for b, c in zip(boxes[start:end], chars[start:end], strict=True)
-                 if not c.isspace() and b[2] > b[0]]
+        solid = [
+            b
+            for b, c in zip(boxes[start:end], chars[start:end], strict=True)
+            if not c.isspace() and b[2] > b[0]
+        ]
         if solid:
             bbox = (
-                min(b[0] for b in solid), min(b[1] for b in solid),
-                max(b[2] for b in solid), max(b[3] for b in solid),
+                min(b[0] for b in solid),
+                min(b[1] for b in solid),
+                max(b[2] for b in solid),
+                max(b[3] for b in solid),
             )
             size = sorted(sizes)[len(sizes) // 2] if sizes else 0.0
             lines.append(
                 TextLine(
-                    text="".join(chars[start:end]), bbox=bbox, font_size=round(size, 2),
+                    text="".join(chars[start:end]),
+                    bbox=bbox,
+                    font_size=round(size, 2),
                     char_boxes=tuple(boxes[start:end]),
                 )
             )
