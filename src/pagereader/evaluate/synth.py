@@ -64,6 +64,13 @@ class PageTruth(BaseModel):
     text: str
     notes: str = ""
     tables_html: tuple[str, ...] = ()
+    furniture: tuple[str, ...] = ()
+
+    @property
+    def body(self) -> str:
+        """The text without running headers and page numbers (what Markdown output keeps)."""
+        skip = set(self.furniture)
+        return "\n".join(line for line in self.text.splitlines() if line not in skip)
 
 
 class DocTruth(BaseModel):
@@ -134,15 +141,20 @@ class _Sheet:
         self.canvas = canvas
         self.width, self.height = size
         self.lines: list[str] = []
+        self.furniture: list[str] = []
 
     def text(
-        self, x: float, y: float, text: str, font: str, size: float, grey: float = 0.0
+        self, x: float, y: float, text: str, font: str, size: float, grey: float = 0.0,
+        *, furniture: bool = False,
     ) -> None:
-        """Draw one line with its baseline at ``y`` from the top, and record it."""
+        """Draw one line with its baseline at ``y`` from the top, and record it (``furniture``:
+        a running header or page number)."""
         self.canvas.setFillGray(grey)
         self.canvas.setFont(font, size)
         self.canvas.drawString(x, self.height - y, text)
         self.lines.append(text)
+        if furniture:
+            self.furniture.append(text)
 
     def paragraph(
         self, x: float, y: float, width: float, text: str, lang: str, size: float, leading: float
@@ -170,7 +182,10 @@ def _canvas(path: Path, size: tuple[float, float], title: str) -> Canvas:
 
 def _finish(sheet: _Sheet, page: int, lang: str, tables: Iterable[str] = ()) -> PageTruth:
     sheet.canvas.showPage()
-    return PageTruth(page=page, lang=lang, text="\n".join(sheet.lines), tables_html=tuple(tables))
+    return PageTruth(
+        page=page, lang=lang, text="\n".join(sheet.lines), tables_html=tuple(tables),
+        furniture=tuple(sheet.furniture),
+    )
 
 
 def draw_slide(sheet: _Sheet, slide: Slide) -> None:
@@ -283,7 +298,7 @@ def write_legal_pdf(path: Path, legal_pages: Sequence[LegalPage]) -> DocTruth:
     for n, legal in enumerate(legal_pages, start=1):
         sheet = _Sheet(canvas, A4)
         font = LANG_FONT[legal.lang]
-        sheet.text(60, 42, legal.header, font, 9, grey=0.3)
+        sheet.text(60, 42, legal.header, font, 9, grey=0.3, furniture=True)
         sheet.rule(60, 50, A4[0] - 60, 50, 0.5)
         y = 95.0
         if legal.title:
@@ -293,7 +308,7 @@ def write_legal_pdf(path: Path, legal_pages: Sequence[LegalPage]) -> DocTruth:
             y = sheet.paragraph(60, y, A4[0] - 120, paragraph, legal.lang, 11.5, 19) + 9
         footer = _FOOTER[legal.lang].format(n=n, total=len(legal_pages))
         width = pdfmetrics.stringWidth(footer, font, 9)
-        sheet.text((A4[0] - width) / 2, A4[1] - 36, footer, font, 9, grey=0.3)
+        sheet.text((A4[0] - width) / 2, A4[1] - 36, footer, font, 9, grey=0.3, furniture=True)
         pages.append(_finish(sheet, n, legal.lang))
     canvas.save()
     return DocTruth(file=path.name, pages=tuple(pages))
@@ -375,6 +390,8 @@ def make_evalset(out_dir: Path) -> Path:
     Slides and legal pages in English, Traditional Chinese and Korean, each digital and as
     image-only scans at the light, medium and heavy levels; one manifest line per page.
     Legal pages name their critical patterns; slides use the evaluator's defaults per lang.
+    References hold the body text: running headers and page numbers are furniture, which the
+    Markdown leaves out (they stay in the JSON).
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     short = {"en": "en", "zh-Hant": "zh", "ko": "ko"}
@@ -392,12 +409,15 @@ def make_evalset(out_dir: Path) -> Path:
             scan = out_dir / f"{pdf_path.stem}.scan-{level}.pdf"
             write_scans(pdf_path, scan, level)
             variants.append(scan.name)
+        for page in truth.pages:
+            body = out_dir / f"{pdf_path.stem}.p{page.page}.body.txt"
+            body.write_text(page.body + "\n", encoding="utf-8")
         for name in variants:
             for page in truth.pages:
                 record: dict[str, object] = {
                     "file": name,
                     "page": page.page,
-                    "reference": f"{pdf_path.stem}.p{page.page}.txt",
+                    "reference": f"{pdf_path.stem}.p{page.page}.body.txt",
                     "lang": page.lang,
                 }
                 if pdf_path.stem.startswith("legal"):
