@@ -20,10 +20,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from fixtures import build_fixtures  # noqa: E402
 from pagereader.engines.tesseract import LANGS_BY_SCRIPT, tesseract_text  # noqa: E402
 from pagereader.pipeline import make_context, parse_page  # noqa: E402
 from pagereader.sources import open_source  # noqa: E402
+
+from fixtures import build_fixtures  # noqa: E402
 
 STAGES = ("render", "classify", "layout", "recognize", "verify", "assemble")
 

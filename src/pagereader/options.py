@@ -139,14 +139,28 @@ class VerifyOptions(_Options):
     ocr_reference_on_scans: bool = True
     reference_engine: str = "ocr"
     fallback_to_ocr: bool = False
-    agreement_min: dict[str, float] = Field(default_factory=lambda: {
-        "title": 0.8, "text": 0.85, "list": 0.85, "caption": 0.8, "header": 0.6,
-        "footer": 0.6, "table": 0.7,
-    })
-    agreement_min_ocr: dict[str, float] = Field(default_factory=lambda: {
-        "title": 0.6, "text": 0.7, "list": 0.7, "caption": 0.6, "header": 0.4,
-        "footer": 0.4, "table": 0.5,
-    })
+    agreement_min: dict[str, float] = Field(
+        default_factory=lambda: {
+            "title": 0.8,
+            "text": 0.85,
+            "list": 0.85,
+            "caption": 0.8,
+            "header": 0.6,
+            "footer": 0.6,
+            "table": 0.7,
+        }
+    )
+    agreement_min_ocr: dict[str, float] = Field(
+        default_factory=lambda: {
+            "title": 0.6,
+            "text": 0.7,
+            "list": 0.7,
+            "caption": 0.6,
+            "header": 0.4,
+            "footer": 0.4,
+            "table": 0.5,
+        }
+    )
     critical_patterns: dict[str, list[str]] = Field(default_factory=dict)
     repetition_min_span: int = Field(40, ge=4)
     compression_ratio_max: float = Field(4.5, gt=1.0)

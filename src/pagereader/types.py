@@ -159,6 +159,7 @@ class BlockResult(Frozen):
     engine: str = ""
     confidence: float | None = None
     latency_s: float = 0.0
+    finish_reason: str | None = None
     attempts: tuple[Attempt, ...] = ()
     verdict: Verdict = Field(default_factory=Verdict)
 

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from fixtures import Fixtures
 from pagereader.errors import PasswordRequiredError
 from pagereader.options import Options
 from pagereader.pipeline import parse
+
+from fixtures import Fixtures
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from fixtures import Fixtures
 from pagereader.evaluate.metrics import (
     char_consistency,
     critical_agreement,
@@ -17,6 +16,8 @@ from pagereader.evaluate.metrics import (
 from pagereader.pipeline import parse
 from pagereader.render.markdown import page_text
 from pagereader.types import DocumentResult
+
+from fixtures import Fixtures
 
 HAVE_TESSERACT = shutil.which("tesseract") is not None
 HAVE_SOFFICE = shutil.which("soffice") is not None or shutil.which("libreoffice") is not None

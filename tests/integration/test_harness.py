@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from fixtures import Fixtures
 from typer.testing import CliRunner
 
 from pagereader.cli.app import app
+
+from fixtures import Fixtures
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 runner = CliRunner()

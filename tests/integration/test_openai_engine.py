@@ -12,8 +12,6 @@ from typing import Any
 
 import pytest
 
-from fault_server import Fault, FaultServer
-from fixtures import Fixtures
 from pagereader.engines.breaker import CircuitBreaker
 from pagereader.engines.openai_api import strip_reasoning
 from pagereader.options import OpenAIEngineOptions, Options
@@ -21,6 +19,9 @@ from pagereader.pipeline import aparse, make_context
 from pagereader.render.json import document_json
 from pagereader.service.engine_api import serve_in_thread
 from pagereader.types import DocumentResult
+
+from fault_server import Fault, FaultServer
+from fixtures import Fixtures
 
 Served = tuple[FaultServer, str]
 ANSWER = "Quarterly figures, as read by the fault server"

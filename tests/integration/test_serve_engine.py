@@ -11,12 +11,13 @@ import pytest
 from openai import AsyncOpenAI
 from PIL import Image, ImageDraw, ImageFont
 
-from fixtures import Fixtures
 from pagereader.engines.openai_api import image_data_url
 from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.pipeline import aparse, make_context
 from pagereader.service.engine_api import DEFAULT_MODEL, create_app, serve_in_thread
 from pagereader.types import DocumentResult
+
+from fixtures import Fixtures
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from pagereader.render.review import review_marker
 from pagereader.types import BlockResult, PageResult
 
 _BULLET = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶‣⁃∙·\-\*–—]\s*")
@@ -52,10 +53,19 @@ def block_markdown(result: BlockResult) -> str:
     return _bulleted(text)
 
 
-def page_markdown(results: Sequence[BlockResult], notes: str = "") -> str:
-    """A page's blocks in reading order, then its speaker notes."""
+def page_markdown(
+    results: Sequence[BlockResult], notes: str = "", mark_review: bool = False
+) -> str:
+    """A page's blocks in reading order, then its speaker notes; with ``mark_review``, an HTML
+    comment before each block the verifier flagged for a person to check."""
     ordered = sorted(results, key=lambda r: r.block.order)
-    parts = [part for part in (block_markdown(r) for r in ordered) if part]
+    parts = []
+    for result in ordered:
+        text = block_markdown(result)
+        if not text:
+            continue
+        marker = review_marker(result) if mark_review else ""
+        parts.append(f"{marker}\n{text}" if marker else text)
     if notes.strip():
         quoted = "\n".join(f"> {line}" if line else ">" for line in notes.strip().splitlines())
         parts.append(f"> **Notes**\n>\n{quoted}")

@@ -1,5 +1,6 @@
-"""Writes a document's outputs: OUT/<name>/document.md, document.json, pages/NNN.png and
-timings.json. Overlays are written as pages finish, so a long document shows progress on disk."""
+"""Writes a document's outputs: OUT/<name>/document.md, document.json, pages/NNN.png,
+timings.json and review.md. Overlays are written as pages finish, so a long document shows
+progress on disk."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 from pagereader.render.json import document_json_text
 from pagereader.render.overlay import draw_overlay
+from pagereader.render.review import write_review
 from pagereader.timing import timings_document
 from pagereader.types import BlockResult, DocumentResult, PageResult
 
@@ -41,6 +43,7 @@ class DocumentWriter:
         (self.folder / "document.json").write_text(document_json_text(result), encoding="utf-8")
         timings = timings_document(result.pages, budget_s, wall_s)
         (self.folder / "timings.json").write_text(json.dumps(timings, indent=2), encoding="utf-8")
+        write_review(self.folder, result)
 
 
 def output_names(paths: list[Path]) -> dict[Path, str]:

@@ -11,7 +11,9 @@ from pagereader.types import PageResult, StageTimes
 async def run_assemble(ctx: RunContext, state: PageState) -> PageState:
     """Order the results and write the page's Markdown."""
     state.results = sorted(state.results, key=lambda r: r.block.order)
-    state.markdown = page_markdown(state.results, state.rendered.notes)
+    state.markdown = page_markdown(
+        state.results, state.rendered.notes, mark_review=ctx.options.verify.mark_review
+    )
     return state
 
 

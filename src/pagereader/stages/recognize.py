@@ -124,7 +124,8 @@ async def recognize_block(
         ))
         return BlockResult(
             block=block, text=answer.text, html=answer.html, engine=answer.engine,
-            confidence=answer.confidence, latency_s=round(latency, 4), attempts=tuple(attempts),
+            confidence=answer.confidence, latency_s=round(latency, 4),
+            finish_reason=answer.finish_reason, attempts=tuple(attempts),
         ), None
     reasons = "; ".join(f"{a.engine}: {a.error}" for a in attempts) or "no engine routed"
     error = ErrorItem(

@@ -246,7 +246,7 @@ async def verify_block(
         result=result,
         chain=chain,
         position=position,
-        finish_reason=getattr(result, "finish_reason", None),
+        finish_reason=result.finish_reason,
         max_pixels=state.decision.max_pixels if state.decision else 0,
     )
     name = chain[position] if position < len(chain) else result.engine

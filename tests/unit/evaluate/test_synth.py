@@ -16,12 +16,13 @@ from PIL import Image
 from pptx import Presentation
 from reportlab.pdfbase import pdfmetrics
 
-from fixtures import Fixtures
 from pagereader.errors import DependencyError
 from pagereader.evaluate import synth, synth_text
 from pagereader.evaluate.cases import read_manifest
 from pagereader.evaluate.degrade import LEVELS, degrade, psnr, render_pages
 from pagereader.evaluate.synth import CRITICAL, find_font, make_evalset, wrap
+
+from fixtures import Fixtures
 
 
 def squash(text: str) -> str:
