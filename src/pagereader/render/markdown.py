@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 
 from pagereader.render.review import review_marker
+from pagereader.render.table import html_to_table
 from pagereader.types import BlockResult, PageResult
 
 _BULLET = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶‣⁃∙·\-\*–—]\s*")
@@ -81,7 +82,19 @@ def document_markdown(pages: Sequence[PageResult], page_breaks: bool = True) -> 
     return "\n\n".join(chunks).strip() + "\n"
 
 
+def _table_text(html: str) -> str:
+    """Cell texts row by row (a table's plain reading)."""
+    table = html_to_table(html)
+    rows: dict[int, list[tuple[int, str]]] = {}
+    for cell in table.cells:
+        if cell.text.strip():
+            rows.setdefault(cell.row, []).append((cell.col, cell.text.strip()))
+    return "\n".join(" ".join(t for _, t in sorted(rows[r])) for r in sorted(rows))
+
+
 def _plain(result: BlockResult) -> str:
+    if result.block.kind == "table" and result.html:
+        return _table_text(result.html)
     text = result.text.strip()
     if result.block.kind in ("list", "text"):
         return "\n".join(_BULLET_GLYPH.sub("", line).strip() for line in text.splitlines())
