@@ -15,7 +15,8 @@ from pagereader.engines.base import BlockRequest
 from pagereader.engines.rapidocr import ocr_lines
 from pagereader.engines.tesseract import LANGS_BY_SCRIPT, tesseract_lines
 from pagereader.errors import EngineError
-from pagereader.layout.table_grid import build_grid, fill_table
+from pagereader.layout.table_cells import fill_table
+from pagereader.layout.table_grid import build_grid
 from pagereader.options import RapidOCREngineOptions
 from pagereader.render.table import table_to_html, table_to_markdown
 from pagereader.types import Recognition, TextLine
@@ -88,6 +89,11 @@ class TableGridEngine:
         if grid is None:
             raise EngineError("no ruled grid in this block", file=request.file, page=request.page)
         table = fill_table(grid, self._words(request), request.scale)
+        if table.rows < 2 or table.cols < 2:
+            raise EngineError(
+                f"a {table.rows}x{table.cols} grid is a box, not a table",
+                file=request.file, page=request.page,
+            )
         if not any(cell.text for cell in table.cells):
             raise EngineError("the grid holds no text", file=request.file, page=request.page)
         return Recognition(

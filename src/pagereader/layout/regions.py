@@ -139,6 +139,14 @@ def _merge_overlapping(blocks: list[Block]) -> list[Block]:
     return out
 
 
+def _reads_like_prose(lines: Sequence[TextLine]) -> bool:
+    """A "figure" holding many long text lines is a page of text the model misread (a text
+    page over a background picture): its lines are laid out as text instead."""
+    texts = [line.text.strip() for line in lines if line.text.strip()]
+    long_lines = [t for t in texts if len(t) >= 25]
+    return len(long_lines) >= 6 and sum(len(t) for t in texts) >= 300
+
+
 def merge_layout_regions(
     regions: Sequence[tuple[str, BBox, float]],
     lines: Sequence[TextLine],
@@ -166,7 +174,7 @@ def merge_layout_regions(
     for index, (kind, box, _score) in enumerate(kept):
         own = [line for line, owner in zip(lines, owners, strict=True) if owner == index]
         own.sort(key=lambda ln: (ln.bbox[1], ln.bbox[0]))
-        if kind in _VISUAL:
+        if kind in _VISUAL and not (kind == "figure" and _reads_like_prose(own)):
             blocks.append(Block(kind=kind, bbox=box, lines=tuple(own), source=source))
             continue
         for group in paragraph_lines(own, page_height):

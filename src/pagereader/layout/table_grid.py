@@ -7,14 +7,11 @@ colour and part them with thin white lines, or with nothing but a change of fill
 a thin line lighter or darker than the smooth fill on both sides of it, or the edge between two
 different fills, and the table's outer box is that of its filled cells. Separator positions come
 from those segments; a separator segment missing between two neighbouring cells means the cells
-are merged. Words
-(page units) then go to the cell holding their centre; a text-layer or OCR line that runs across
-a column rule is cut there using its character boxes (estimated when it has none).
+are merged. Filling the cells with words is table_cells.py's job.
 """
 
 from __future__ import annotations
 
-import bisect
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,8 +20,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from pagereader.layout.paragraphs import join_lines, union
-from pagereader.types import BBox, Table, TableCell, TextLine
+from pagereader.types import BBox
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +30,8 @@ _CONTRAST = 14
 """Least gray-level difference that sets a fill off the background, or one fill off another."""
 _LINE = 8
 """Least gray-level difference between a thin separator line and the fills on both sides."""
+_MIN_CELLS = 0.6
+"""Least share of a filled table's box that its cell fills cover."""
 _MIN_FILL = 0.002
 """Share of the raster below which flat fills are too few to hold a filled table."""
 
@@ -106,8 +104,17 @@ def _rulings(bw: Gray, length: int, horizontal: bool) -> Gray:
 
 
 def _background(gray: Gray) -> int:
-    """The page's most common gray level: paper, or a slide's background."""
-    return int(np.bincount(gray.ravel(), minlength=256).argmax()) if gray.size else 255
+    """The most common gray level of the page's margins: paper, or a slide's background.
+
+    The margins rather than the whole page, since a large tinted panel can outweigh the paper.
+    """
+    if not gray.size:
+        return 255
+    m = max(2, min(gray.shape) // 50)
+    ring = np.concatenate(
+        [gray[:m].ravel(), gray[-m:].ravel(), gray[:, :m].ravel(), gray[:, -m:].ravel()]
+    )
+    return int(np.bincount(ring, minlength=256).argmax())
 
 
 def _filled(smooth: Gray, background: int) -> Gray:
@@ -160,8 +167,8 @@ def _masks(gray: Gray, background: int, h_len: int, v_len: int) -> tuple[Gray, G
     )
     bw = np.asarray(cv2.bitwise_and(bw, cv2.bitwise_not(fills)), dtype=np.uint8)
     h_edges, v_edges = _fill_edges(smooth, filled, True), _fill_edges(smooth, filled, False)
-    h_mask = _rulings(cv2.bitwise_or(bw, h_edges), h_len, True)
-    v_mask = _rulings(cv2.bitwise_or(bw, v_edges), v_len, False)
+    h_mask = _rulings(np.asarray(cv2.bitwise_or(bw, h_edges), dtype=np.uint8), h_len, True)
+    v_mask = _rulings(np.asarray(cv2.bitwise_or(bw, v_edges), dtype=np.uint8), v_len, False)
     return h_mask, v_mask, fills
 
 
@@ -206,6 +213,24 @@ def _bounds(segs: Sequence[_Segment], low: float, high: float, tol: float) -> li
     return marks
 
 
+def _area(box: BBox) -> float:
+    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+
+
+def _extent(segs: Sequence[_Segment]) -> BBox:
+    """The box that rule segments (either direction) reach, as (x0, y0, x1, y1)."""
+    xs = [v for s in segs for v in ((s[1], s[2]) if s[4] - s[3] < s[2] - s[1] else (s[3], s[4]))]
+    ys = [v for s in segs for v in ((s[3], s[4]) if s[4] - s[3] < s[2] - s[1] else (s[1], s[2]))]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _filled_share(fills: Gray, box: BBox) -> float:
+    """Share of the box covered by filled cells."""
+    x0, y0, x1, y1 = (int(v) for v in box)
+    patch = fills[y0:y1, x0:x1]
+    return cv2.countNonZero(patch) / patch.size if patch.size else 0.0
+
+
 def find_ruled_tables(gray: Gray) -> list[BBox]:
     """Bounding boxes (pixels) of ruled tables: line networks with at least two rows or columns."""
     gray = as_gray(gray)
@@ -226,8 +251,21 @@ def find_ruled_tables(gray: Gray) -> list[BBox]:
             continue
         box = (float(x), float(y), float(x + w), float(y + h))
         tol = max(4.0, 0.01 * max(w, h))
-        inner_h = [s for s in h_segs if _inside(s, box, True)]
-        inner_v = [s for s in v_segs if _inside(s, box, False)]
+        filled = _filled_share(fills, box) >= _MIN_CELLS
+        inner_h, inner_v = _joined(
+            [s for s in h_segs if _inside(s, box, True)],
+            [s for s in v_segs if _inside(s, box, False)],
+            box,
+            tol,
+            filled,
+        )
+        if (
+            inner_h
+            and inner_v
+            and not filled
+            and _area(_extent(inner_h + inner_v)) < 0.9 * _area(box)
+        ):
+            continue  # widened by fills that are too sparse to be a table's cells
         rows = _cluster(_bounds(inner_h, box[1], box[3], tol), tol)
         cols = _cluster(_bounds(inner_v, box[0], box[2], tol), tol)
         fewer, more = sorted((len(rows), len(cols)))
@@ -259,6 +297,36 @@ def _coverage(segs: Sequence[_Segment], pos: float, lo: float, hi: float, tol: f
     return covered / (hi - lo)
 
 
+def _joined(
+    h_all: Sequence[_Segment],
+    v_all: Sequence[_Segment],
+    box: BBox,
+    tol: float,
+    filled: bool,
+) -> tuple[list[_Segment], list[_Segment]]:
+    """The rules of a grid: each end on a crossing rule or on the box's edge.
+
+    A vertical rule runs from one horizontal rule to another (in a filled table, whose outer
+    edges may be bare, also from the box's top or to its bottom); a glyph stroke or a picture's
+    edge floats in a cell.
+    """
+    left, top, right, bottom = box
+    reach = tol if filled else -1.0
+    v_segs = [
+        s
+        for s in v_all
+        if (_meets(s[0], s[1], h_all, tol) or abs(s[1] - top) <= reach)
+        and (_meets(s[0], s[2], h_all, tol) or abs(s[2] - bottom) <= reach)
+    ]
+    h_segs = [
+        s
+        for s in h_all
+        if (_meets(s[0], s[1], v_segs, tol) or abs(s[1] - left) <= tol)
+        and (_meets(s[0], s[2], v_segs, tol) or abs(s[2] - right) <= tol)
+    ]
+    return h_segs, v_segs
+
+
 def build_grid(gray: Gray, bbox_px: BBox) -> Grid:
     """Row and column boundaries of the ruled table in ``bbox_px``, with merged cells as spans."""
     x0, y0 = max(int(bbox_px[0]) - 3, 0), max(int(bbox_px[1]) - 3, 0)
@@ -272,25 +340,13 @@ def build_grid(gray: Gray, bbox_px: BBox) -> Grid:
     crop = gray[py0 : min(y1 + pad, gray.shape[0]), px0 : min(x1 + pad, gray.shape[1])]
     cw, ch = x1 - x0, y1 - y0
     tol = max(6.0, 0.012 * max(cw, ch))
-    h_mask, v_mask, _ = _masks(crop, _background(gray), max(15, cw // 25), max(12, ch // 25))
+    h_mask, v_mask, fills = _masks(crop, _background(gray), max(15, cw // 25), max(12, ch // 25))
     inner = (slice(y0 - py0, y1 - py0), slice(x0 - px0, x1 - px0))
+    filled = _filled_share(np.ascontiguousarray(fills[inner]), (0, 0, cw, ch)) >= _MIN_CELLS
     h_all = _segments(np.ascontiguousarray(h_mask[inner]), True, x0, y0)
     v_all = _segments(np.ascontiguousarray(v_mask[inner]), False, x0, y0)
     left, top, right, bottom = bbox_px
-    # A vertical rule runs from one horizontal rule (or the box's edge) to another; a glyph
-    # stroke floats in a cell.
-    v_segs = [
-        s
-        for s in v_all
-        if (_meets(s[0], s[1], h_all, tol) or abs(s[1] - top) <= tol)
-        and (_meets(s[0], s[2], h_all, tol) or abs(s[2] - bottom) <= tol)
-    ]
-    h_segs = [
-        s
-        for s in h_all
-        if (_meets(s[0], s[1], v_segs, tol) or abs(s[1] - left) <= tol)
-        and (_meets(s[0], s[2], v_segs, tol) or abs(s[2] - right) <= tol)
-    ]
+    h_segs, v_segs = _joined(h_all, v_all, bbox_px, tol, filled)
     xs = _cluster(_bounds(v_segs, left, right, tol), tol)
     ys = _cluster(_bounds(h_segs, top, bottom, tol), tol)
     cells = _spans(xs, ys, h_segs, v_segs, tol)
@@ -346,110 +402,3 @@ def _spans(
         cells.append(GridCell(r0, c0, r1 - r0 + 1, c1 - c0 + 1, box))
     cells.sort(key=lambda cell: (cell.row, cell.col))
     return cells
-
-
-def _char_boxes(word: TextLine) -> list[BBox]:
-    """The word's character boxes, or boxes estimated from character widths (CJK counts two)."""
-    if len(word.char_boxes) == len(word.text):
-        return list(word.char_boxes)
-    weights = [2.0 if ord(ch) > 0x2E80 else 1.0 for ch in word.text]
-    total = sum(weights) or 1.0
-    x0, y0, x1, y1 = word.bbox
-    boxes, at = [], x0
-    for weight in weights:
-        step = (x1 - x0) * weight / total
-        boxes.append((at, y0, at + step, y1))
-        at += step
-    return boxes
-
-
-def _cell_index(grid: Grid, owner: dict[tuple[int, int], int], x: float, y: float) -> int:
-    """Index of the cell holding pixel (x, y), or -1 outside the grid."""
-    if not (grid.xs[0] <= x <= grid.xs[-1] and grid.ys[0] <= y <= grid.ys[-1]):
-        return -1
-    col = min(max(bisect.bisect_right(grid.xs, x) - 1, 0), grid.cols - 1)
-    row = min(max(bisect.bisect_right(grid.ys, y) - 1, 0), grid.rows - 1)
-    return owner.get((row, col), -1)
-
-
-def _pieces(
-    word: TextLine, grid: Grid, owner: dict[tuple[int, int], int], scale: float
-) -> list[tuple[int, TextLine]]:
-    """The word, or its parts when it runs across cells, each with the cell it falls in."""
-    x0, y0, x1, y1 = word.bbox
-    cy = (y0 + y1) / 2 * scale
-    crosses = any(x0 * scale + 2 < x < x1 * scale - 2 for x in grid.xs[1:-1])
-    if not crosses:
-        return [(_cell_index(grid, owner, (x0 + x1) / 2 * scale, cy), word)]
-    runs: list[tuple[int, list[str], list[BBox]]] = []
-    for ch, box in zip(word.text, _char_boxes(word), strict=True):
-        cell = _cell_index(grid, owner, (box[0] + box[2]) / 2 * scale, cy)
-        if runs and runs[-1][0] == cell:
-            runs[-1][1].append(ch)
-            runs[-1][2].append(box)
-        else:
-            runs.append((cell, [ch], [box]))
-    return [
-        (cell, TextLine(text="".join(chars).strip(), bbox=union(boxes), confidence=word.confidence))
-        for cell, chars, boxes in runs
-        if "".join(chars).strip()
-    ]
-
-
-def _reading_order(words: list[TextLine]) -> list[TextLine]:
-    """Words of one cell in rows top to bottom, each row left to right."""
-    rows: list[list[TextLine]] = []
-    for word in sorted(words, key=lambda w: (w.bbox[1] + w.bbox[3]) / 2):
-        mid = (word.bbox[1] + word.bbox[3]) / 2
-        if rows and rows[-1][-1].bbox[1] <= mid <= rows[-1][-1].bbox[3]:
-            rows[-1].append(word)
-        else:
-            rows.append([word])
-    return [w for row in rows for w in sorted(row, key=lambda w: w.bbox[0])]
-
-
-def fill_table(grid: Grid, words: Sequence[TextLine], scale: float) -> Table:
-    """Place words (page units) into the grid's cells (pixels, ``scale`` pixels per unit)."""
-    owner: dict[tuple[int, int], int] = {}
-    for index, cell in enumerate(grid.cells):
-        for r in range(cell.row, cell.row + cell.row_span):
-            for c in range(cell.col, cell.col + cell.col_span):
-                owner[(r, c)] = index
-    found: list[list[TextLine]] = [[] for _ in grid.cells]
-    for word in words:
-        if not word.text.strip():
-            continue
-        for index, piece in _pieces(word, grid, owner, scale):
-            if index >= 0:
-                found[index].append(piece)
-    cells = tuple(
-        TableCell(
-            row=cell.row,
-            col=cell.col,
-            row_span=cell.row_span,
-            col_span=cell.col_span,
-            text=join_lines(_reading_order(found[index])),
-            bbox=(
-                cell.bbox[0] / scale,
-                cell.bbox[1] / scale,
-                cell.bbox[2] / scale,
-                cell.bbox[3] / scale,
-            ),
-        )
-        for index, cell in enumerate(grid.cells)
-    )
-    return Table(rows=grid.rows, cols=grid.cols, cells=cells)
-
-
-def tables_from_raster(
-    gray: Gray, words: Sequence[TextLine], scale: float
-) -> list[tuple[BBox, Table]]:
-    """Every ruled table of a page raster, with its box in page units and its filled grid."""
-    out = []
-    for box in find_ruled_tables(gray):
-        grid = build_grid(gray, box)
-        if grid.rows < 1 or grid.cols < 1:
-            continue
-        page_box = (box[0] / scale, box[1] / scale, box[2] / scale, box[3] / scale)
-        out.append((page_box, fill_table(grid, words, scale)))
-    return out

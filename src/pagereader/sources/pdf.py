@@ -24,6 +24,7 @@ logger = logging.getLogger(__name__)
 PDFIUM_LOCK = threading.RLock()
 _INVISIBLE_MODE = 3
 _PASSWORD_ERROR = 4
+_PDFIUM_HYPHEN = "\x02"  # PDFium's code for a hyphen it found in the content (e.g. U+2011)
 
 
 def is_garbage_char(ch: str) -> bool:
@@ -142,6 +143,8 @@ def _read_text_layer(
         if ch in "\r\n":
             flush()
             continue
+        if ch == _PDFIUM_HYPHEN:
+            ch = "-"
         if ch == " " and _spurious_space(textpage, i, count, height):
             continue
         box = _char_box(textpage, i, height)

@@ -86,16 +86,30 @@ def find_tables(page: RenderedPage) -> list[BBox]:
     ]
 
 
-def compute_features(page: RenderedPage, tables: Sequence[BBox] = ()) -> PageFeatures:
-    """Measure a page: text layer quantity and quality, images, line sizes, ruled tables."""
+def text_layer_probe(page: RenderedPage) -> PageFeatures:
+    """The text layer's quantity and quality and the image share: enough to judge trust."""
     area = max(1.0, page.width * page.height)
     stats = page.stats
     garbage = stats.garbage_chars + stats.unicode_map_errors
-    garbage_ratio = garbage / stats.chars if stats.chars else 0.0
-    coverage = sum(_area(ln.bbox) for ln in page.lines) / area
-    image_fraction = min(1.0, sum(_area(b) for b in page.image_boxes) / area)
+    return PageFeatures(
+        text_chars=stats.chars,
+        text_coverage=round(min(1.0, sum(_area(ln.bbox) for ln in page.lines) / area), 4),
+        garbage_ratio=round(garbage / stats.chars if stats.chars else 0.0, 4),
+        image_fraction=round(min(1.0, sum(_area(b) for b in page.image_boxes) / area), 4),
+    )
+
+
+def compute_features(
+    page: RenderedPage, tables: Sequence[BBox] = (), use_text_layer: bool = True
+) -> PageFeatures:
+    """Measure a page: text layer quantity and quality, images, line sizes, ruled tables.
+
+    Line counts and sizes come from the text layer when it is trusted, otherwise from the ink
+    of the raster (a garbage layer's boxes say nothing reliable about the print)."""
+    area = max(1.0, page.width * page.height)
+    probe = text_layer_probe(page)
     gray, unit_scale = _gray_small(page)
-    sizes = [ln.font_size for ln in page.lines if ln.font_size > 0]
+    sizes = [ln.font_size for ln in page.lines if ln.font_size > 0] if use_text_layer else []
     if sizes:
         line_count = len(page.lines)
         median_size = float(np.median(sizes))
@@ -105,17 +119,15 @@ def compute_features(page: RenderedPage, tables: Sequence[BBox] = ()) -> PageFea
         median_size = row_height * 72.0 / page.units_per_inch / 1.2 if row_height else 0.0
         sizes = [median_size] if median_size else []
         small_share = 0.0
-    return PageFeatures(
-        text_chars=stats.chars,
-        text_coverage=round(min(1.0, coverage), 4),
-        garbage_ratio=round(garbage_ratio, 4),
-        image_fraction=round(image_fraction, 4),
-        line_count=line_count,
-        median_font_size=round(median_size, 2),
-        small_font_share=round(small_share, 4),
-        ruling_lines=count_rulings(gray),
-        table_fraction=round(min(1.0, sum(_area(b) for b in tables) / area), 4),
-        ink_fraction=round(float((gray < 128).mean()), 4),
+    return probe.model_copy(
+        update=dict(
+            line_count=line_count,
+            median_font_size=round(median_size, 2),
+            small_font_share=round(small_share, 4),
+            ruling_lines=count_rulings(gray),
+            table_fraction=round(min(1.0, sum(_area(b) for b in tables) / area), 4),
+            ink_fraction=round(float((gray < 128).mean()), 4),
+        )
     )
 
 
@@ -210,16 +222,17 @@ def classify_page(
     """Features then decision for a rendered page; also whether its text layer is trusted and
     the ruled tables found (the layout stage reuses them)."""
     tables = find_tables(page)
-    features = compute_features(page, tables)
-    features = features.model_copy(
-        update={"small_font_share": round(_small_share(page, features, options), 4)}
-    )
-    trusted, why = text_layer_trusted(features, page.invisible_text_share, options)
+    trusted, why = text_layer_trusted(text_layer_probe(page), page.invisible_text_share, options)
+    features = compute_features(page, tables, use_text_layer=trusted)
+    share = _small_share(page, features, options, trusted)
+    features = features.model_copy(update={"small_font_share": round(share, 4)})
     return decide(features, trusted, why, options), trusted, tables
 
 
-def _small_share(page: RenderedPage, features: PageFeatures, options: ClassifyOptions) -> float:
-    if page.lines and any(ln.font_size > 0 for ln in page.lines):
+def _small_share(
+    page: RenderedPage, features: PageFeatures, options: ClassifyOptions, trusted: bool
+) -> float:
+    if trusted and any(ln.font_size > 0 for ln in page.lines):
         return small_font_share(page.lines, options.small_font_pt)
     if 0 < features.median_font_size < options.small_font_pt:
         return 1.0
@@ -247,7 +260,8 @@ def _upright(state: PageState) -> tuple[Script, str]:
         image = page.image.rotate(-osd.rotate, expand=True)
         swap = osd.rotate % 180 == 90
         state.rendered = dataclasses.replace(
-            page, image=image,
+            page,
+            image=image,
             width=page.height if swap else page.width,
             height=page.width if swap else page.height,
         )
@@ -276,8 +290,12 @@ def _classify(ctx: RunContext, state: PageState) -> PageState:
     if head == "ocr":
         engine, engine_reason = embedded_engine_for(script)
     state.decision = decision.model_copy(
-        update={"script": script, "script_reason": script_reason, "text_engine": engine,
-                "engine_reason": engine_reason}
+        update={
+            "script": script,
+            "script_reason": script_reason,
+            "text_engine": engine,
+            "engine_reason": engine_reason,
+        }
     )
     state.trusted_text = trusted
     return state

@@ -6,12 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from pagereader.layout.table_grid import (
-    build_grid,
-    fill_table,
-    find_ruled_tables,
-    tables_from_raster,
-)
+from pagereader.layout.table_cells import fill_table, tables_from_raster
+from pagereader.layout.table_grid import build_grid, find_ruled_tables
 from pagereader.types import TextLine
 
 SCALE = 2.0  # pixels per page unit
