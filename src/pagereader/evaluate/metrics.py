@@ -1,8 +1,9 @@
 """Text and table metrics for comparing an engine's page text with a reference.
 
-Every metric here is a pure function of two strings, so that the evaluation runner, the
-verifier and the tests all agree on one definition. Formulas are in each docstring and in
-docs/metrics.md.
+Every metric here is a pure function of two strings; the text normalization, character
+consistency and critical tokens are the verifier's own (checks/), so that the evaluation
+runner, the verifier and the tests all agree on one definition. Formulas are in each
+docstring and in the README.
 """
 
 from __future__ import annotations
@@ -17,77 +18,14 @@ from apted import APTED, Config
 from lxml import html as lxml_html
 from rapidfuzz.distance import Levenshtein
 
+from pagereader.checks.critical import classed_tokens, token_changes
+from pagereader.checks.text import VARIANT_GLYPHS, strip_markdown
+from pagereader.checks.text import char_consistency as char_consistency
+
 logger = logging.getLogger(__name__)
 
-# Variant forms that print the same word; folding them keeps a metric from charging an engine
-# for choosing the other form of a character that the reference happens to use.
-VARIANT_GLYPHS: dict[str, str] = {
-    "爲": "為",
-    "裏": "裡",
-    "着": "著",
-    "綫": "線",
-    "峯": "峰",
-    "衆": "眾",
-    "敎": "教",
-    "眞": "真",
-    "兎": "兔",
-    "鷄": "雞",
-    "羣": "群",
-    "甦": "蘇",
-    "麪": "麵",
-    "溼": "濕",
-    "汚": "污",
-    "牀": "床",
-    "粧": "妝",
-    "綉": "繡",
-    "厠": "廁",
-    "啓": "啟",
-    "竪": "豎",
-    "强": "強",
-    "戸": "戶",
-    "吿": "告",
-    "兌": "兑",
-    "說": "説",
-    "銳": "鋭",
-    "稅": "税",
-    "內": "内",
-    "緖": "緒",
-    "錄": "録",
-    "彥": "彦",
-    "淸": "清",
-    "靑": "青",
-}
 _VARIANT_TABLE = str.maketrans(VARIANT_GLYPHS)
-
 _WS = re.compile(r"\s+")
-_MD_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"<!--.*?-->", re.S), " "),
-    (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1"),
-    (re.compile(r"\[([^\]]*)\]\([^)]*\)"), r"\1"),
-    (re.compile(r"<br\s*/?>", re.I), " "),
-    (re.compile(r"</?[A-Za-z][^>]*>"), " "),
-    (re.compile(r"^\s{0,3}#{1,6}\s+", re.M), ""),
-    (re.compile(r"^\s*>\s?", re.M), ""),
-    (re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+", re.M), ""),
-    (re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$", re.M), ""),
-    (re.compile(r"^\s*(?:[-*_]\s*){3,}$", re.M), ""),
-    (re.compile(r"(\*\*|__)(.+?)\1", re.S), r"\2"),
-    (re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])"), r"\1"),
-    (re.compile(r"(?<!\w)_(?!\s)(.+?)(?<!\s)_(?!\w)"), r"\1"),
-    (re.compile(r"`+"), ""),
-    (re.compile(r"\s*\|\s*"), " "),
-)
-
-
-def strip_markdown(text: str) -> str:
-    """Markdown and HTML syntax removed, text kept: headings, emphasis, links, tables, tags.
-
-    Engines answer in Markdown while references are plain text; without this the syntax
-    (``#``, ``**``, ``|``) would count as recognition errors.
-    """
-    for pattern, repl in _MD_RULES:
-        text = pattern.sub(repl, text)
-    return text
 
 
 def normalize(
@@ -111,18 +49,6 @@ def normalize(
     if keep_spaces:
         return _WS.sub(" ", text).strip()
     return _WS.sub("", text)
-
-
-def char_consistency(hypothesis: str, reference: str) -> float:
-    """Character consistency: ``1 - Lev(h, r) / max(|h|, |r|)`` on already normalized text.
-
-    Symmetric and bounded in [0, 1]; two empty strings agree fully. This is the measure the
-    design notes use to compare engines with each other (no side is privileged).
-    """
-    longest = max(len(hypothesis), len(reference))
-    if longest == 0:
-        return 1.0
-    return 1.0 - Levenshtein.distance(hypothesis, reference) / longest
 
 
 def cer(hypothesis: str, reference: str) -> float:
@@ -193,18 +119,6 @@ def critical_patterns(lang: str, extra: Iterable[str] = ()) -> tuple[str, ...]:
     return DEFAULT_CRITICAL.get(base, (_NUMBER,))
 
 
-def _classed_tokens(text: str, patterns: Sequence[str]) -> list[tuple[str, int]]:
-    if not patterns:
-        return []
-    combined = re.compile("|".join(f"(?P<c{i}>{p})" for i, p in enumerate(patterns)))
-    flat = normalize(text, keep_spaces=True)
-    out: list[tuple[str, int]] = []
-    for m in combined.finditer(flat):
-        if m.group(0).strip():
-            out.append((_WS.sub("", m.group(0)), int(str(m.lastgroup)[1:])))
-    return out
-
-
 def critical_tokens(text: str, patterns: Sequence[str]) -> list[str]:
     """The ordered, non-overlapping matches of ``patterns`` in NFKC text, spaces removed.
 
@@ -212,7 +126,7 @@ def critical_tokens(text: str, patterns: Sequence[str]) -> list[str]:
     earlier pattern wins and a longer alternative listed first (``不得`` before ``得``) is
     taken whole; an article number's digits are not counted again as a plain number.
     """
-    return [token for token, _ in _classed_tokens(text, patterns)]
+    return [token for token, _ in classed_tokens(text, patterns)]
 
 
 @dataclass(frozen=True)
@@ -226,39 +140,6 @@ class CriticalResult:
     changes: tuple[str, ...] = field(default=())
 
 
-def _token_changes(ref: list[tuple[str, int]], hyp: list[tuple[str, int]]) -> list[str]:
-    """A minimal edit script in which a token is only replaced by one of its own pattern
-    (an article number by an article number, a modal by a modal), so reports read well."""
-    n, m = len(ref), len(hyp)
-    cost = [[0] * (m + 1) for _ in range(n + 1)]
-    for i in range(n + 1):
-        for j in range(m + 1):
-            if i == 0 or j == 0:
-                cost[i][j] = i + j
-                continue
-            a, b = ref[i - 1], hyp[j - 1]
-            sub = 0 if a[0] == b[0] else (1 if a[1] == b[1] else 2)
-            cost[i][j] = min(cost[i - 1][j] + 1, cost[i][j - 1] + 1, cost[i - 1][j - 1] + sub)
-    changes: list[str] = []
-    i, j = n, m
-    while i or j:
-        if i and j:
-            a, b = ref[i - 1], hyp[j - 1]
-            sub = 0 if a[0] == b[0] else (1 if a[1] == b[1] else 2)
-            if sub < 2 and cost[i][j] == cost[i - 1][j - 1] + sub:
-                if sub:
-                    changes.append(f"{a[0]}->{b[0]}")
-                i, j = i - 1, j - 1
-                continue
-        if i and cost[i][j] == cost[i - 1][j] + 1:
-            changes.append(f"-{ref[i - 1][0]}")
-            i -= 1
-        else:
-            changes.append(f"+{hyp[j - 1][0]}")
-            j -= 1
-    return changes[::-1]
-
-
 def critical_agreement(hypothesis: str, reference: str, patterns: Sequence[str]) -> CriticalResult:
     """Critical-token agreement: the token sequences must be equal.
 
@@ -266,13 +147,13 @@ def critical_agreement(hypothesis: str, reference: str, patterns: Sequence[str])
     Lev(T(h), T(r)) / max(|T(h)|, |T(r)|)`` over tokens (1.0 when both are empty).
     ``changes`` lists each edit as ``ref->hyp``, ``-ref`` (dropped) or ``+hyp`` (invented).
     """
-    ref_classed = _classed_tokens(reference, patterns)
-    hyp_classed = _classed_tokens(hypothesis, patterns)
+    ref_classed = classed_tokens(reference, patterns)
+    hyp_classed = classed_tokens(hypothesis, patterns)
     ref = [t for t, _ in ref_classed]
     hyp = [t for t, _ in hyp_classed]
     longest = max(len(ref), len(hyp))
     score = 1.0 if longest == 0 else 1.0 - Levenshtein.distance(hyp, ref) / longest
-    changes = [] if ref == hyp else _token_changes(ref_classed, hyp_classed)
+    changes = [] if ref == hyp else token_changes(ref_classed, hyp_classed)
     return CriticalResult(ref == hyp, score, tuple(ref), tuple(hyp), tuple(changes))
 
 

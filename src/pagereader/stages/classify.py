@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 import cv2
 import numpy as np
 
+from pagereader.checks.text import count_scripts
 from pagereader.context import RunContext
 from pagereader.engines.auto import embedded_engine_for
 from pagereader.engines.tesseract import detect_orientation, tesseract_available
@@ -25,7 +26,7 @@ from pagereader.layout.table_grid import find_ruled_tables
 from pagereader.options import ClassifyOptions
 from pagereader.sources.base import RenderedPage
 from pagereader.stages.routes import resolve_route
-from pagereader.stages.script import SCRIPT_OF_LANG, count_scripts, script_of
+from pagereader.stages.script import SCRIPT_OF_LANG, script_of
 from pagereader.stages.state import PageState
 from pagereader.types import BBox, PageClass, PageDecision, PageFeatures, Script, TextLine
 
