@@ -5,13 +5,25 @@ Behaviours (``Fault.mode``): ``ok``, ``error500``, ``error429`` (with Retry-Afte
 finish_reason "length"), ``think`` (a leaked ``<think>`` block before the answer) and
 ``length`` (finish_reason "length"). ``fail_first`` makes only the first N requests
 misbehave. Every request body is recorded, with the peak number of requests in flight.
+
+Content faults: with ``Fault.truth`` (a function from a request body to the correct answer,
+e.g. a lookup by the crop's key) the server answers correctly by default, and each
+``ContentFault`` in ``Fault.content`` corrupts the answers whose correct text contains its
+``match``: a modal word swapped (得->應, shall->may), an article number dropped, Korean
+answered in romanization, a table with an invented column, an empty answer, a looping answer
+that still ends with "stop", a reasoning preamble. A transient fault corrupts only the first
+request for a crop (a retry with more pixels reads it right); every corruption is recorded in
+``injected``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +31,166 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
 from pagereader.service.engine_api import completion
+
+Transform = Callable[[str], str]
+
+
+def swap(old: str, new: str) -> Transform:
+    """Read ``old`` as ``new`` once (a blurred 得 read as 應, shall read as may)."""
+    return lambda text: text.replace(old, new, 1)
+
+
+def drop(token: str) -> Transform:
+    """Leave ``token`` out (an article number dropped), with the space after it."""
+    return lambda text: re.sub(re.escape(token) + r"[ \u3000]?", "", text, count=1)
+
+
+def empty(text: str) -> str:
+    """Answer nothing."""
+    return ""
+
+
+def extra_column(html: str) -> str:
+    """Invent a cell at the end of every row of a table."""
+    return html.replace("</tr>", "<td>n/a 999</td></tr>")
+
+
+def repeat(text: str) -> str:
+    """Repeat the last words until the budget looks spent, then stop as if nothing happened."""
+    tail = text.strip()[-12:]
+    return text + (tail + " ") * 40
+
+
+def preamble(text: str) -> str:
+    """A thinking model's monologue in front of the answer, with no tags to strip."""
+    return "The user wants the text of this block. Let me read it carefully.\n" + text
+
+
+_INITIALS = [
+    "g",
+    "kk",
+    "n",
+    "d",
+    "tt",
+    "r",
+    "m",
+    "b",
+    "pp",
+    "s",
+    "ss",
+    "-",
+    "j",
+    "jj",
+    "ch",
+    "k",
+    "t",
+    "p",
+    "h",
+]
+_MEDIALS = [
+    "a",
+    "ae",
+    "ya",
+    "yae",
+    "eo",
+    "e",
+    "yeo",
+    "ye",
+    "o",
+    "wa",
+    "wae",
+    "oe",
+    "yo",
+    "u",
+    "wo",
+    "we",
+    "wi",
+    "yu",
+    "eu",
+    "ui",
+    "i",
+]
+_FINALS = [
+    "",
+    *[
+        "k",
+        "k",
+        "k",
+        "n",
+        "n",
+        "n",
+        "t",
+        "l",
+        "k",
+        "m",
+        "l",
+        "l",
+        "l",
+        "l",
+        "l",
+        "m",
+        "p",
+        "p",
+        "t",
+        "t",
+        "ng",
+        "t",
+        "t",
+        "k",
+        "t",
+        "p",
+        "t",
+    ],
+]
+
+
+def romanize(text: str) -> str:
+    """Revised Romanization syllable by syllable: what a VLM answers when it transliterates."""
+    out = []
+    for ch in text:
+        code = ord(ch) - 0xAC00
+        if 0 <= code < 11172:
+            initial = _INITIALS[code // 588].replace("-", "")
+            out.append(initial + _MEDIALS[(code % 588) // 28] + _FINALS[code % 28])
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class ContentFault:
+    """Corrupt the answer of every crop whose correct text contains ``match``."""
+
+    name: str
+    match: str
+    transform: Transform
+    persistent: bool = True
+
+
+@dataclass(frozen=True)
+class Injection:
+    """One corrupted answer: which fault, on which crop, in which request."""
+
+    fault: str
+    match: str
+    key: str
+    request: int
+
+
+def image_key(url: str) -> str:
+    """The key of a crop: a digest of its data URL (the client sends the same URL each time)."""
+    return hashlib.sha1(url.encode("ascii")).hexdigest()
+
+
+def request_image_key(body: dict[str, Any]) -> str | None:
+    """The key of the crop in a chat request (its last user message's image_url part)."""
+    for message in reversed(body.get("messages") or []):
+        if message.get("role") != "user" or not isinstance(message.get("content"), list):
+            continue
+        for part in message["content"]:
+            if part.get("type") == "image_url":
+                return image_key(str(part["image_url"]["url"]))
+    return None
 
 
 @dataclass
@@ -30,6 +202,8 @@ class Fault:
     fail_first: int | None = None
     answer: str = "fault server answer"
     hang_s: float = 30.0
+    truth: Callable[[dict[str, Any]], str | None] | None = None
+    content: tuple[ContentFault, ...] = ()
 
 
 @dataclass
@@ -38,14 +212,18 @@ class FaultServer:
 
     fault: Fault = field(default_factory=Fault)
     requests: list[dict[str, Any]] = field(default_factory=list)
+    injected: list[Injection] = field(default_factory=list)
     in_flight: int = 0
     peak: int = 0
+    _seen: dict[str, int] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def reset(self, fault: Fault | None = None) -> None:
         with self._lock:
             self.fault = fault or Fault()
             self.requests.clear()
+            self.injected.clear()
+            self._seen.clear()
             self.peak = 0
 
     def _mode(self, number: int) -> str:
@@ -61,12 +239,32 @@ class FaultServer:
             self.in_flight += 1
             self.peak = max(self.peak, self.in_flight)
         try:
-            return await self._answer(body, self._mode(number))
+            return await self._answer(body, self._mode(number), number)
         finally:
             with self._lock:
                 self.in_flight -= 1
 
-    async def _answer(self, body: dict[str, Any], mode: str) -> JSONResponse:
+    def _content(self, body: dict[str, Any], number: int) -> str:
+        """The correct answer for this request, corrupted where a content fault applies."""
+        fault = self.fault
+        text = fault.truth(body) if fault.truth else None
+        if text is None:
+            return fault.answer
+        key = request_image_key(body) or ""
+        with self._lock:
+            seen = self._seen.get(key, 0)
+            self._seen[key] = seen + 1
+        for content in fault.content:
+            if content.match not in text or (seen and not content.persistent):
+                continue
+            corrupted = content.transform(text)
+            if corrupted != text:
+                with self._lock:
+                    self.injected.append(Injection(content.name, content.match, key, number))
+                return corrupted
+        return text
+
+    async def _answer(self, body: dict[str, Any], mode: str, number: int) -> JSONResponse:
         fault = self.fault
         await asyncio.sleep(fault.latency_s)
         model = str(body.get("model", "fault"))
@@ -86,8 +284,10 @@ class FaultServer:
         if mode == "loop":
             return JSONResponse(completion(model, "the same line\n" * limit, "length", 100, limit))
         if mode == "length":
-            return JSONResponse(completion(model, fault.answer[:5], "length", 100, limit))
-        text = fault.answer
+            return JSONResponse(
+                completion(model, self._content(body, number)[:5], "length", 100, limit)
+            )
+        text = self._content(body, number)
         if mode == "think":
             text = f"<think>the user wants OCR, let me look closely</think>\n{text}"
         return JSONResponse(completion(model, text, "stop", 100, len(text) // 3 + 1))

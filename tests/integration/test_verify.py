@@ -1,4 +1,9 @@
-"""The verifier end to end: a scripted faulty VLM over real fixture documents.
+"""The verifier end to end: a scripted faulty VLM engine in process, over real fixture documents.
+
+This drives the verifier with faults that an OpenAI-compatible engine guards against before the
+verifier sees them (an answer cut at max_tokens, a ``<think>`` block), and with a route that has
+no fallback engine (so a scan's fault ends in review); test_verify_fault_server.py injects the
+content faults over real HTTP.
 
 The fake engine answers what a good VLM would (the block's text, lightly restyled as
 Markdown) and injects the faults users report (loops, a leaked ``<think>``, 得 read as 應, a
@@ -27,97 +32,9 @@ from pagereader.pipeline import aparse
 from pagereader.render.review import review_markdown, write_review
 from pagereader.types import DocumentResult, Recognition
 
+from fault_server import romanize
+
 Fault = Callable[[str], tuple[str, str | None]]
-
-_INITIALS = [
-    "g",
-    "kk",
-    "n",
-    "d",
-    "tt",
-    "r",
-    "m",
-    "b",
-    "pp",
-    "s",
-    "ss",
-    "-",
-    "j",
-    "jj",
-    "ch",
-    "k",
-    "t",
-    "p",
-    "h",
-]
-_MEDIALS = [
-    "a",
-    "ae",
-    "ya",
-    "yae",
-    "eo",
-    "e",
-    "yeo",
-    "ye",
-    "o",
-    "wa",
-    "wae",
-    "oe",
-    "yo",
-    "u",
-    "wo",
-    "we",
-    "wi",
-    "yu",
-    "eu",
-    "ui",
-    "i",
-]
-_FINALS = [
-    "",
-    *[
-        "k",
-        "k",
-        "k",
-        "n",
-        "n",
-        "n",
-        "t",
-        "l",
-        "k",
-        "m",
-        "l",
-        "l",
-        "l",
-        "l",
-        "l",
-        "m",
-        "p",
-        "p",
-        "t",
-        "t",
-        "ng",
-        "t",
-        "t",
-        "k",
-        "t",
-        "p",
-        "t",
-    ],
-]
-
-
-def romanize(text: str) -> str:
-    """Revised Romanization, letter by letter: what a VLM answers when it transliterates."""
-    out = []
-    for ch in text:
-        code = ord(ch) - 0xAC00
-        if 0 <= code < 11172:
-            initial = _INITIALS[code // 588].replace("-", "")
-            out.append(initial + _MEDIALS[(code % 588) // 28] + _FINALS[code % 28])
-        else:
-            out.append(ch)
-    return "".join(out)
 
 
 def _loop(text: str) -> tuple[str, str | None]:

@@ -25,7 +25,7 @@ def draw_overlay(image: Image.Image, scale: float, results: Sequence[BlockResult
     else:
         canvas = canvas.copy()
     draw = ImageDraw.Draw(canvas)
-    font = ImageFont.load_default()
+    font = ImageFont.load_default(size=max(12, canvas.width // 90))
     k = scale * factor
     for result in results:
         block = result.block
