@@ -16,9 +16,10 @@ from pagereader.layout.paragraphs import group_lines
 from pagereader.layout.reading_order import order_blocks
 from pagereader.layout.regions import merge_layout_regions
 from pagereader.stages.state import PageState
-from pagereader.types import BBox, Block, TextLine
+from pagereader.types import BBox, Block, BlockKind, TextLine
 
 _MIN_FIGURE_SHARE = 0.01
+_MARGIN_BAND = 0.1
 
 
 def _center_in(line: TextLine, box: BBox) -> bool:
@@ -33,6 +34,17 @@ def _scaled(box: BBox, factor: float) -> BBox:
 def _table_boxes(state: PageState) -> list[BBox]:
     """Ruled tables found by the decision layer (page units)."""
     return list(state.table_boxes)
+
+
+def _image_kind(box: BBox, page_height: float) -> BlockKind:
+    """A small picture in the top or bottom margin is a logo: page furniture, not a figure."""
+    if box[3] - box[1] > _MARGIN_BAND * page_height:
+        return "figure"
+    if box[3] <= _MARGIN_BAND * page_height:
+        return "header"
+    if box[1] >= (1 - _MARGIN_BAND) * page_height:
+        return "footer"
+    return "figure"
 
 
 def digital_blocks(state: PageState) -> list[Block]:
@@ -50,7 +62,8 @@ def digital_blocks(state: PageState) -> list[Block]:
                    min(page.height, box[3]))
         share = max(0.0, clipped[2] - clipped[0]) * max(0.0, clipped[3] - clipped[1]) / area
         if _MIN_FIGURE_SHARE <= share < 0.95:
-            blocks.append(Block(kind="figure", bbox=clipped, source="pdf-image"))
+            blocks.append(Block(kind=_image_kind(clipped, page.height), bbox=clipped,
+                                source="pdf-image"))
     return blocks
 
 
