@@ -107,6 +107,7 @@ class Table(Frozen):
     rows: int
     cols: int
     cells: tuple[TableCell, ...]
+    header_rows: int = 0
 
 
 class Recognition(Frozen):

@@ -1,7 +1,9 @@
-"""``grid``: ruled tables rebuilt as a grid from their lines and the words inside the cells.
+"""``grid``: tables rebuilt as a grid, from their rules or from the alignment of their words.
 
-Words come from the text layer on digital pages and from the embedded OCR on scans. A block
-without a ruled grid is refused, so the route falls through to plain text recognition.
+Words come from the text layer on digital pages and from the embedded OCR on scans. A ruled
+grid of at least two rows and two columns is filled with the words; otherwise (booktabs rules,
+whitespace alone) the grid is inferred from the word positions. A block where neither yields
+two rows and two columns is refused, so the route falls through to plain text recognition.
 """
 
 from __future__ import annotations
@@ -17,39 +19,10 @@ from pagereader.engines.tesseract import LANGS_BY_SCRIPT, tesseract_lines
 from pagereader.errors import EngineError
 from pagereader.layout.table_cells import fill_table
 from pagereader.layout.table_grid import build_grid
+from pagereader.layout.table_words import WORDS_SOURCE, split_words, words_table
 from pagereader.options import RapidOCREngineOptions
 from pagereader.render.table import table_to_html, table_to_markdown
-from pagereader.types import Recognition, TextLine
-
-
-def split_words(line: TextLine) -> list[TextLine]:
-    """A text-layer line cut into words at spaces and wide gaps (cells sit side by side)."""
-    if len(line.char_boxes) != len(line.text):
-        return [line]
-    words: list[TextLine] = []
-    chars: list[str] = []
-    boxes: list[tuple[float, float, float, float]] = []
-    em = max(1.0, line.font_size)
-
-    def flush() -> None:
-        solid = [b for b, c in zip(boxes, chars, strict=True) if not c.isspace()]
-        if solid:
-            bbox = (min(b[0] for b in solid), min(b[1] for b in solid),
-                    max(b[2] for b in solid), max(b[3] for b in solid))
-            words.append(TextLine(text="".join(chars).strip(), bbox=bbox,
-                                  font_size=line.font_size))
-        chars.clear()
-        boxes.clear()
-
-    for ch, box in zip(line.text, line.char_boxes, strict=True):
-        if ch.isspace() or (boxes and box[0] - boxes[-1][2] > 0.8 * em):
-            flush()
-            if ch.isspace():
-                continue
-        chars.append(ch)
-        boxes.append(box)
-    flush()
-    return words
+from pagereader.types import Recognition, Table, TextLine
 
 
 def _inside(line: TextLine, box: tuple[float, float, float, float]) -> bool:
@@ -58,7 +31,7 @@ def _inside(line: TextLine, box: tuple[float, float, float, float]) -> bool:
 
 
 class TableGridEngine:
-    """Rebuilds a ruled table; answers HTML (JSON) and Markdown (text)."""
+    """Rebuilds a table as a grid; answers HTML (JSON) and Markdown (text)."""
 
     name = "grid"
 
@@ -66,6 +39,7 @@ class TableGridEngine:
         self._rapid = rapid or RapidOCREngineOptions()
 
     def _words(self, request: BlockRequest) -> list[TextLine]:
+        """The block's text-layer lines cut into words, or its OCR lines (page units)."""
         if request.page_lines:
             inside = [ln for ln in request.page_lines if _inside(ln, request.block.bbox)]
             return [w for ln in inside for w in split_words(ln)]
@@ -76,29 +50,56 @@ class TableGridEngine:
             found = ocr_lines(request.image, self._rapid)
         s = request.scale
         return [
-            ln.model_copy(update={"bbox": ((ln.bbox[0] + x0) / s, (ln.bbox[1] + y0) / s,
-                                           (ln.bbox[2] + x0) / s, (ln.bbox[3] + y0) / s)})
+            ln.model_copy(
+                update={
+                    "bbox": (
+                        (ln.bbox[0] + x0) / s,
+                        (ln.bbox[1] + y0) / s,
+                        (ln.bbox[2] + x0) / s,
+                        (ln.bbox[3] + y0) / s,
+                    )
+                }
+            )
             for ln in found
         ]
 
-    def _rebuild(self, request: BlockRequest) -> Recognition:
-        start = time.perf_counter()
+    def _ruled(self, request: BlockRequest, words: list[TextLine]) -> Table | None:
+        """The block's ruled grid with words, when its text fills two rows and two columns."""
+        if request.block.source == WORDS_SOURCE:
+            return None
         gray = np.asarray(request.page_image.convert("L"))
         x0, y0, x1, y1 = request.crop_box_px
         grid = build_grid(gray, (float(x0), float(y0), float(x1), float(y1)))
-        if grid is None:
-            raise EngineError("no ruled grid in this block", file=request.file, page=request.page)
-        table = fill_table(grid, self._words(request), request.scale)
-        if table.rows < 2 or table.cols < 2:
+        if grid.rows < 2 or grid.cols < 2:
+            return None
+        table = fill_table(grid, words, request.scale)
+        filled = [cell for cell in table.cells if cell.text.strip()]
+        if len({c.row for c in filled}) < 2 or len({c.col for c in filled}) < 2:
+            return None  # one cell over the whole box: a frame, not a grid
+        return table
+
+    def _rebuild(self, request: BlockRequest) -> Recognition:
+        start = time.perf_counter()
+        words = self._words(request)
+        table = self._ruled(request, words)
+        how = "grid"
+        if table is None:
+            table = words_table([w for ln in words for w in split_words(ln)])
+            how = "word grid"
+        if table is None or table.rows < 2 or table.cols < 2:
             raise EngineError(
-                f"a {table.rows}x{table.cols} grid is a box, not a table",
-                file=request.file, page=request.page,
+                "neither rules nor word alignment make a grid of two rows and two columns here",
+                file=request.file,
+                page=request.page,
             )
         if not any(cell.text for cell in table.cells):
             raise EngineError("the grid holds no text", file=request.file, page=request.page)
         return Recognition(
-            text=table_to_markdown(table), html=table_to_html(table), engine=self.name,
-            latency_s=time.perf_counter() - start, detail=f"{table.rows}x{table.cols} grid",
+            text=table_to_markdown(table),
+            html=table_to_html(table),
+            engine=self.name,
+            latency_s=time.perf_counter() - start,
+            detail=f"{table.rows}x{table.cols} {how}",
         )
 
     async def recognize(self, request: BlockRequest) -> Recognition:

@@ -102,7 +102,9 @@ def fill_table(grid: Grid, words: Sequence[TextLine], scale: float) -> Table:
         )
         for index, cell in enumerate(grid.cells)
     )
-    return Table(rows=grid.rows, cols=grid.cols, cells=cells)
+    top = [cell.row_span for cell in cells if cell.row == 0]
+    header_rows = max(top) if top and grid.rows > 2 and max(top) < grid.rows else 1
+    return Table(rows=grid.rows, cols=grid.cols, cells=cells, header_rows=header_rows)
 
 
 def tables_from_raster(

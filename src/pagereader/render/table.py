@@ -39,7 +39,8 @@ def _covered(table: Table) -> set[tuple[int, int]]:
 
 
 def table_to_html(table: Table) -> str:
-    """``<table><tr><td>..</td></tr></table>``; slots no cell covers become empty cells."""
+    """``<table><tr><td>..</td></tr></table>``, header rows in ``<th>``; slots no cell covers
+    become empty cells."""
     starts, covered = _start_map(table), _covered(table)
     parts = ["<table>"]
     for r in range(table.rows):
@@ -55,7 +56,8 @@ def table_to_html(table: Table) -> str:
                 attrs += f' rowspan="{cell.row_span}"'
             if cell.col_span > 1:
                 attrs += f' colspan="{cell.col_span}"'
-            parts.append(f"<td{attrs}>{_cell_html(cell.text)}</td>")
+            tag = "th" if r < table.header_rows else "td"
+            parts.append(f"<{tag}{attrs}>{_cell_html(cell.text)}</{tag}>")
         parts.append("</tr>")
     parts.append("</table>")
     return "".join(parts)

@@ -12,7 +12,6 @@ so that tests feed it values.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from collections.abc import Iterable, Sequence
 
 import cv2
@@ -21,17 +20,15 @@ import numpy as np
 from pagereader.checks.text import count_scripts
 from pagereader.context import RunContext
 from pagereader.engines.auto import embedded_engine_for
-from pagereader.engines.tesseract import detect_orientation, tesseract_available
 from pagereader.layout.table_grid import find_ruled_tables
 from pagereader.options import ClassifyOptions
 from pagereader.sources.base import RenderedPage
 from pagereader.stages.routes import resolve_route
-from pagereader.stages.script import SCRIPT_OF_LANG, script_of
+from pagereader.stages.script import SCRIPT_OF_LANG, script_of, upright_and_script
 from pagereader.stages.state import PageState
 from pagereader.types import BBox, PageClass, PageDecision, PageFeatures, Script, TextLine
 
 _ANALYSIS_SIDE = 1600
-_OSD_SIDE = 1800
 
 
 def _gray_small(page: RenderedPage) -> tuple[np.ndarray, float]:
@@ -245,38 +242,14 @@ def _route_head(ctx: RunContext, page_class: str) -> str:
     return chain[0] if chain else ""
 
 
-def _upright(state: PageState) -> tuple[Script, str]:
-    """For a scan: OSD's script, and the page turned upright when OSD says it is rotated."""
-    if not tesseract_available():
-        return "unknown", "Tesseract OSD unavailable: script unknown (Hangul cannot be detected)"
-    image = state.rendered.image
-    factor = min(1.0, _OSD_SIDE / max(image.size))
-    if factor < 1.0:
-        image = image.resize((int(image.width * factor), int(image.height * factor)))
-    osd = detect_orientation(image.convert("L"))
-    if osd is None:
-        return "unknown", "OSD found too little text to tell the script"
-    if osd.rotate % 360:
-        page = state.rendered
-        image = page.image.rotate(-osd.rotate, expand=True)
-        swap = osd.rotate % 180 == 90
-        state.rendered = dataclasses.replace(
-            page,
-            image=image,
-            width=page.height if swap else page.width,
-            height=page.width if swap else page.height,
-        )
-    turned = f", page turned {osd.rotate} degrees" if osd.rotate % 360 else ""
-    return osd.script, f"OSD: {osd.script_name} (confidence {osd.confidence:.1f}){turned}"
-
-
 def _script(ctx: RunContext, state: PageState, trusted: bool) -> tuple[Script, str]:
     if ctx.options.lang:
         return SCRIPT_OF_LANG[ctx.options.lang], f"--lang {ctx.options.lang}"
     if trusted:
         counts = count_scripts(line.text for line in state.rendered.lines)
         return script_of(counts), f"text layer letters: {counts}"
-    return _upright(state)
+    state.rendered, script, reason = upright_and_script(state.rendered)
+    return script, reason
 
 
 def _classify(ctx: RunContext, state: PageState) -> PageState:

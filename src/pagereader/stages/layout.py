@@ -1,8 +1,9 @@
 """Layout stage: a page's blocks with kinds, boxes and reading order.
 
 Digital pages: text-layer lines grouped into paragraphs, figures from the PDF's image objects,
-ruled tables found on the raster. Scans: OCR line detection plus the embedded layout model,
-reconciled by regions.py. Both end in the same reading-order pass.
+ruled tables found on the raster, and tables without column rules found by word alignment.
+Scans: OCR line detection plus the embedded layout model, reconciled by regions.py. Both end
+in the same reading-order pass.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from pagereader.layout.detector import detect_regions
 from pagereader.layout.paragraphs import group_lines
 from pagereader.layout.reading_order import order_blocks
 from pagereader.layout.regions import merge_layout_regions
+from pagereader.layout.table_detect import find_word_tables
+from pagereader.layout.table_words import WORDS_SOURCE
 from pagereader.stages.state import PageState
 from pagereader.types import BBox, Block, BlockKind, TextLine
 
@@ -47,23 +50,43 @@ def _image_kind(box: BBox, page_height: float) -> BlockKind:
     return "figure"
 
 
-def digital_blocks(state: PageState) -> list[Block]:
-    """Paragraphs from the text layer, figures from image objects, ruled tables."""
+def _figure_boxes(state: PageState) -> list[tuple[BBox, BlockKind]]:
+    """The page's pictures, clipped to the page, with their kinds (figure, header, footer)."""
     page = state.rendered
     area = page.width * page.height
-    tables = [t for t in _table_boxes(state) if any(_center_in(ln, t) for ln in page.lines)]
-    lines = [ln for ln in page.lines if not any(_center_in(ln, t) for t in tables)]
-    blocks = group_lines(lines, page.width, page.height, source="textlayer")
-    for box in tables:
-        inside = tuple(ln for ln in page.lines if _center_in(ln, box))
-        blocks.append(Block(kind="table", bbox=box, lines=inside, source="grid"))
+    out: list[tuple[BBox, BlockKind]] = []
     for box in page.image_boxes:
-        clipped = (max(0.0, box[0]), max(0.0, box[1]), min(page.width, box[2]),
-                   min(page.height, box[3]))
+        clipped = (
+            max(0.0, box[0]),
+            max(0.0, box[1]),
+            min(page.width, box[2]),
+            min(page.height, box[3]),
+        )
         share = max(0.0, clipped[2] - clipped[0]) * max(0.0, clipped[3] - clipped[1]) / area
         if _MIN_FIGURE_SHARE <= share < 0.95:
-            blocks.append(Block(kind=_image_kind(clipped, page.height), bbox=clipped,
-                                source="pdf-image"))
+            out.append((clipped, _image_kind(clipped, page.height)))
+    return out
+
+
+def digital_blocks(state: PageState) -> list[Block]:
+    """Paragraphs from the text layer, figures from image objects, ruled and unruled tables."""
+    page = state.rendered
+    figures = _figure_boxes(state)
+    ruled = [t for t in _table_boxes(state) if any(_center_in(ln, t) for ln in page.lines)]
+    unruled = [
+        box
+        for box, _table in find_word_tables(
+            page.lines, page.width, ruled + [box for box, _ in figures]
+        )
+    ]
+    tables = [(box, "grid") for box in ruled] + [(box, WORDS_SOURCE) for box in unruled]
+    lines = [ln for ln in page.lines if not any(_center_in(ln, t) for t, _ in tables)]
+    blocks = group_lines(lines, page.width, page.height, source="textlayer")
+    for box, source in tables:
+        inside = tuple(ln for ln in page.lines if _center_in(ln, box))
+        blocks.append(Block(kind="table", bbox=box, lines=inside, source=source))
+    for box, kind in figures:
+        blocks.append(Block(kind=kind, bbox=box, source="pdf-image"))
     return blocks
 
 
@@ -79,8 +102,9 @@ def scan_blocks(state: PageState, ctx: RunContext) -> list[Block]:
     hangul = state.decision is not None and state.decision.script == "hangul"
     found = detect_lines(page.image) if hangul else ocr_lines(page.image)
     lines = [ln.model_copy(update={"bbox": _scaled(ln.bbox, scale)}) for ln in found]
-    regions = [(label, _scaled(box, scale), score) for label, box, score in
-               detect_regions(page.image)]
+    regions = [
+        (label, _scaled(box, scale), score) for label, box, score in detect_regions(page.image)
+    ]
     tables = _table_boxes(state)
     regions = [r for r in regions if r[0] != "table"] + [("table", t, 1.0) for t in tables]
     return merge_layout_regions(regions, lines, page.width, page.height, source="ocr")
