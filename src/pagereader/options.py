@@ -124,6 +124,13 @@ DEFAULT_REMEDIES: dict[str, list[VerifyRemedy]] = {
 }
 
 
+class ContextOptions(_Options):
+    """The optional page context pass: one whole-page request for a title and a summary."""
+
+    engine: str | None = None
+    max_pixels: int = Field(1_003_520, ge=3136)
+
+
 class VerifyOptions(_Options):
     """The verifier (see checks/ and stages/verify.py): thresholds, references and remedies.
 
@@ -199,6 +206,7 @@ class Options(_Options):
     budget: BudgetOptions = Field(default_factory=BudgetOptions)
     output: OutputOptions = Field(default_factory=OutputOptions)
     verify: VerifyOptions = Field(default_factory=VerifyOptions)
+    context: ContextOptions = Field(default_factory=ContextOptions)
     lang: Literal["en", "zh-Hant", "ko"] | None = None
     password: str | None = None
     pages: tuple[int, ...] | None = None
@@ -225,6 +233,8 @@ class Options(_Options):
             unknown = [name for name in chain if name not in known]
             if unknown:
                 raise ValueError(f"route {key!r} names unknown engines {unknown}")
+        if self.context.engine is not None and self.context.engine not in known:
+            raise ValueError(f"context.engine names an unknown engine {self.context.engine!r}")
 
     def with_overrides(self, **changes: object) -> Options:
         """A copy with top-level fields replaced (validated again)."""

@@ -25,6 +25,7 @@ from pagereader.sources import SourceDocument, open_source
 from pagereader.sources.base import RenderedPage
 from pagereader.stages.assemble import page_result, run_assemble
 from pagereader.stages.classify import run_classify
+from pagereader.stages.context import run_context
 from pagereader.stages.layout import run_layout
 from pagereader.stages.recognize import run_recognize
 from pagereader.stages.state import PageState
@@ -41,6 +42,7 @@ STAGES: tuple[tuple[str, Stage], ...] = (
     ("layout", run_layout),
     ("recognize", run_recognize),
     ("verify", run_verify),
+    ("context", run_context),
     ("assemble", run_assemble),
 )
 

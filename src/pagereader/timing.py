@@ -14,7 +14,7 @@ from typing import Any
 
 from pagereader.types import PageResult, StageTimes
 
-STAGES = ("render", "classify", "layout", "recognize", "verify", "assemble")
+STAGES = ("render", "classify", "layout", "recognize", "verify", "context", "assemble")
 
 
 class PageTimer:

@@ -181,6 +181,15 @@ class ErrorItem(Frozen):
         return f"{where}: {self.message}{tail}"
 
 
+class PageContext(Frozen):
+    """The page context pass's answer: the page's title and a short summary."""
+
+    title: str = ""
+    summary: str = ""
+    engine: str = ""
+    error: str = ""
+
+
 class StageTimes(Frozen):
     """Seconds per stage for one page; ``total`` is their sum."""
 
@@ -197,6 +206,7 @@ class PageResult(Frozen):
     decision: PageDecision | None = None
     blocks: tuple[BlockResult, ...] = ()
     notes: str = ""
+    context: PageContext | None = None
     markdown: str = ""
     errors: tuple[ErrorItem, ...] = ()
     timings: StageTimes | None = None

@@ -27,6 +27,7 @@ def page_result(state: PageState, timings: StageTimes | None) -> PageResult:
         decision=state.decision,
         blocks=tuple(state.results),
         notes=page.notes,
+        context=state.context,
         markdown=state.markdown,
         errors=tuple(state.errors),
         timings=timings,

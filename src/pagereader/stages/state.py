@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pagereader.sources.base import RenderedPage
-from pagereader.types import BBox, Block, BlockResult, ErrorItem, PageDecision
+from pagereader.types import BBox, Block, BlockResult, ErrorItem, PageContext, PageDecision
 
 
 @dataclass
@@ -19,6 +19,7 @@ class PageState:
     blocks: list[Block] = field(default_factory=list)
     results: list[BlockResult] = field(default_factory=list)
     errors: list[ErrorItem] = field(default_factory=list)
+    context: PageContext | None = None
     markdown: str = ""
 
     @property
