@@ -214,6 +214,8 @@ def main() -> None:
         f"{statistics.quantiles(ratios, n=10)[-1]:>14.3f}"
     )
     print(f"{'sequential / concurrent (goal >= 4)':<44}{seq / wall:>14.2f}")
+    bound = statistics.mean(rows["seq_sum"]) / max(critical, 1e-9)
+    print(f"{'bound: block seconds summed / slowest block':<44}{bound:>14.2f}")
 
 
 if __name__ == "__main__":

@@ -103,7 +103,7 @@ def test_big_table_is_rebuilt_as_a_grid(fixtures: Fixtures) -> None:
 def test_scans_are_read_in_every_language(fixtures: Fixtures) -> None:
     for path in (fixtures.scan_pdf, *fixtures.scan_pngs, fixtures.mixed_scan_png):
         for lang, consistency, _critical, page_class in scores(fixtures, path):
-            assert page_class in ("scan", "dense"), (path.name, lang)
+            assert page_class == "scan", (path.name, lang)
             assert consistency >= 0.90, (path.name, lang, consistency)
 
 

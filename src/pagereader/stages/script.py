@@ -8,6 +8,7 @@ its letters counted (OSD's own script guess is weak on degraded pages). ``--lang
 from __future__ import annotations
 
 import dataclasses
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from PIL import Image
@@ -80,7 +81,10 @@ def upright_and_script(page: RenderedPage) -> tuple[RenderedPage, Script, str]:
                 "detected)"
             ),
         )
-    osd = detect_orientation(_reduced(page.image, _OSD_SIDE).convert("L"))
+    with ThreadPoolExecutor(max_workers=2) as pool:  # two Tesseract processes side by side
+        osd_job = pool.submit(detect_orientation, _reduced(page.image, _OSD_SIDE).convert("L"))
+        probe_job = pool.submit(probe_script, page.image)
+        osd, (script, reason) = osd_job.result(), probe_job.result()
     turned = ""
     if osd is not None and osd.rotate % 360:
         image = page.image.rotate(-osd.rotate, expand=True)
@@ -92,7 +96,7 @@ def upright_and_script(page: RenderedPage) -> tuple[RenderedPage, Script, str]:
             height=page.width if swap else page.height,
         )
         turned = f"; page turned {osd.rotate} degrees"
-    script, reason = probe_script(page.image)
+        script, reason = probe_script(page.image)
     if script == "unknown" and osd is not None and osd.confidence >= _OSD_TRUSTED:
         script, reason = osd.script, f"OSD: {osd.script_name} (confidence {osd.confidence:.1f})"
     return page, script, reason + turned
