@@ -66,7 +66,12 @@ def probe_script(image: Image.Image) -> tuple[Script, str]:
     letters: unlike OSD's script guess, this holds up on blurred and noisy scans."""
     text = tesseract_text(_reduced(text_band(image), _PROBE_SIDE), _PROBE_LANGS, psm=6)
     counts = count_scripts([text])
-    return script_of(counts), f"script probe ({_PROBE_LANGS}) letters: {counts}"
+    script = script_of(counts)
+    if script == "hangul" and counts["han"] > counts["hangul"]:
+        # Reading Chinese with the Korean model loaded yields a few stray Hangul syllables; a
+        # Korean page read the same way gives far more Hangul than Han.
+        script = "han"
+    return script, f"script probe ({_PROBE_LANGS}) letters: {counts}"
 
 
 def upright_and_script(page: RenderedPage) -> tuple[RenderedPage, Script, str]:
