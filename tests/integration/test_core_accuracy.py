@@ -101,7 +101,8 @@ def test_big_table_is_rebuilt_as_a_grid(fixtures: Fixtures) -> None:
 
 @pytest.mark.skipif(not HAVE_TESSERACT, reason="Korean scans and OSD need tesseract")
 def test_scans_are_read_in_every_language(fixtures: Fixtures) -> None:
-    for path in (fixtures.scan_pdf, *fixtures.scan_pngs, fixtures.mixed_scan_png):
+    for path in (fixtures.scan_pdf, fixtures.deck_scan_pdf, *fixtures.scan_pngs,
+                 fixtures.mixed_scan_png):
         for lang, consistency, _critical, page_class in scores(fixtures, path):
             assert page_class == "scan", (path.name, lang)
             assert consistency >= 0.90, (path.name, lang, consistency)
@@ -113,6 +114,8 @@ def test_scan_script_picks_the_engine(fixtures: Fixtures) -> None:
     engines = [(p.decision.script, p.decision.text_engine) for p in pages if p.decision]
     assert engines == [("latin", "rapidocr"), ("han", "rapidocr"), ("hangul", "tesseract")]
     assert "Hangul" in pages[2].decision.engine_reason  # type: ignore[union-attr]
+    slides = parsed(fixtures.deck_scan_pdf).pages
+    assert [p.decision.script for p in slides if p.decision] == ["latin", "han", "hangul", "latin"]
 
 
 @pytest.mark.skipif(not HAVE_SOFFICE, reason="PPTX needs LibreOffice")
