@@ -1,6 +1,7 @@
 """Image input: PNG, JPEG, TIFF (every frame a page), WebP, BMP.
 
-Image pages have no text layer; their page unit is the pixel (scale 1). The size is checked
+Image pages have no text layer; their page unit is the image's pixel, and images under 150 DPI
+are enlarged for OCR (``scale`` then says by how much). The size is checked
 from the header before any pixel is decoded, so a decompression bomb costs nothing.
 """
 
@@ -55,28 +56,48 @@ class ImageSource:
                 raise CorruptFileError(
                     f"cannot decode image ({exc})", file=self.path, page=index
                 ) from exc
+        width, height = rgb.size
+        resolution = _dpi(self._image, width, height)
+        factor = _upscale_factor(resolution)
+        if factor > 1.0:
+            rgb = rgb.resize((round(width * factor), round(height * factor)), Image.Resampling.LANCZOS)
         return RenderedPage(
             file=str(self.path),
             index=index,
-            width=float(rgb.width),
-            height=float(rgb.height),
-            scale=1.0,
+            width=float(width),
+            height=float(height),
+            scale=factor,
             image=rgb,
-            units_per_inch=_dpi(self._image),
+            units_per_inch=resolution,
         )
 
     def close(self) -> None:
         self._image.close()
 
 
-def _dpi(image: Image.Image, default: float = 200.0) -> float:
-    """The image's resolution from its metadata, else a typical scan's 200 DPI."""
+def _dpi(image: Image.Image, width: int, height: int) -> float:
+    """The image's resolution from its metadata, else estimated as that of a letter or A4 page
+    (its long side about 11 inches)."""
     dpi = image.info.get("dpi")
     try:
-        value = float(dpi[0]) if dpi else default
+        value = float(dpi[0]) if dpi else 0.0
     except (TypeError, ValueError, IndexError):
-        value = default
-    return value if 50 <= value <= 1200 else default
+        value = 0.0
+    if 50 <= value <= 1200:
+        return value
+    return min(600.0, max(50.0, max(width, height) / 11.0))
+
+
+_MIN_OCR_DPI = 150.0
+_TARGET_OCR_DPI = 200.0
+
+
+def _upscale_factor(resolution: float) -> float:
+    """Low-resolution images (a page saved at 72 DPI) are enlarged for OCR, up to 3x: the
+    detection and recognition models lose small print below about 150 DPI."""
+    if resolution >= _MIN_OCR_DPI:
+        return 1.0
+    return min(3.0, _TARGET_OCR_DPI / resolution)
 
 
 def _to_rgb(image: Image.Image) -> Image.Image:
