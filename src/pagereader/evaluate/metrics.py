@@ -18,7 +18,8 @@ from apted import APTED, Config
 from lxml import html as lxml_html
 from rapidfuzz.distance import Levenshtein
 
-from pagereader.checks.critical import classed_tokens, token_changes
+from pagereader.checks.critical import DEFAULT_CRITICAL as CHECK_PATTERNS
+from pagereader.checks.critical import NUMBER, classed_tokens, token_changes
 from pagereader.checks.text import VARIANT_GLYPHS, strip_markdown
 from pagereader.checks.text import char_consistency as char_consistency
 
@@ -77,32 +78,9 @@ def wer(hypothesis: str, reference: str) -> float:
 
 SPACE_DELIMITED: frozenset[str] = frozenset({"en", "ko", "de", "fr", "es", "it", "pt", "ar"})
 
-_NUMBER = r"\d+(?:[.,]\d+)*%?"
-_HAN_NUMERAL = "一二三四五六七八九十百千零〇兩"
+# The verifier's patterns per language, numbers last: one definition for both.
 DEFAULT_CRITICAL: dict[str, tuple[str, ...]] = {
-    "zh-Hant": (
-        rf"第[{_HAN_NUMERAL}0-9]+條(?:之[{_HAN_NUMERAL}0-9]+)?",
-        rf"第[{_HAN_NUMERAL}0-9]+[項款目章節]",
-        "不得|不應|應|得|必須|須",
-        _NUMBER,
-    ),
-    "zh-Hans": (
-        rf"第[{_HAN_NUMERAL}0-9]+条(?:之[{_HAN_NUMERAL}0-9]+)?",
-        "不得|不应|应|得|必须|须",
-        _NUMBER,
-    ),
-    "en": (
-        r"Article\s+\d+[A-Za-z]?",
-        r"Section\s+\d+(?:\.\d+)*",
-        r"\b(?:shall\s+not|must\s+not|may\s+not|shall|may|must)\b",
-        _NUMBER,
-    ),
-    "ko": (
-        r"제\s*\d+\s*조(?:의\s*\d+)?",
-        r"제\s*\d+\s*항",
-        r"하여야\s*한다|해야\s*한다|할\s*수\s*있다|하여서는\s*아니\s*된다|아니\s*된다|하지\s*못한다",
-        _NUMBER,
-    ),
+    lang: (*patterns, NUMBER) for lang, patterns in CHECK_PATTERNS.items()
 }
 
 
@@ -116,7 +94,7 @@ def critical_patterns(lang: str, extra: Iterable[str] = ()) -> tuple[str, ...]:
     base = lang.split("-")[0]
     if base == "zh":
         return DEFAULT_CRITICAL["zh-Hant"]
-    return DEFAULT_CRITICAL.get(base, (_NUMBER,))
+    return DEFAULT_CRITICAL.get(base, (NUMBER,))
 
 
 def critical_tokens(text: str, patterns: Sequence[str]) -> list[str]:
