@@ -60,7 +60,9 @@ class ImageSource:
         resolution = _dpi(self._image, width, height)
         factor = _upscale_factor(resolution)
         if factor > 1.0:
-            rgb = rgb.resize((round(width * factor), round(height * factor)), Image.Resampling.LANCZOS)
+            rgb = rgb.resize(
+                (round(width * factor), round(height * factor)), Image.Resampling.LANCZOS
+            )
         return RenderedPage(
             file=str(self.path),
             index=index,
