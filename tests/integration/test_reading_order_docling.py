@@ -12,7 +12,11 @@ from pagereader.evaluate.metrics import char_consistency, normalize
 from pagereader.pipeline import parse
 from pagereader.render.markdown import page_text
 
-DOCLING = Path(__file__).resolve().parents[3] / "shared" / "eval" / "docling_testdata" / "pdf"
+_CANDIDATES = (
+    Path(__file__).resolve().parents[3] / "shared" / "eval",
+    Path("/work/shared/eval"),
+)
+DOCLING = next((p for p in _CANDIDATES if p.is_dir()), _CANDIDATES[0]) / "docling_testdata" / "pdf"
 # Single- and two-column prose (the Korean report has two columns and a table); docling's
 # reference for the other files puts most of their text under pictures, which no reading
 # order can match.
