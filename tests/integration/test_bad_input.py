@@ -99,3 +99,32 @@ def test_rerun_resumes_from_the_cache(fixtures: Fixtures, tmp_path: Path) -> Non
     assert timings["summary"]["pages"] == 1
     with sqlite3.connect(tmp_path / ".pagereader-cache.sqlite") as db:
         assert db.execute("SELECT COUNT(*) FROM pages").fetchone() == (1,)
+
+
+def test_a_page_that_fails_is_reported_and_the_others_are_kept(
+    fixtures: Fixtures, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pagereader.errors import CorruptFileError
+    from pagereader.pipeline import aparse_to_folder, make_context
+    from pagereader.sources.pdf import PdfSource
+
+    render = PdfSource.render
+
+    def broken_second_page(self: PdfSource, index: int, dpi: int):  # type: ignore[no-untyped-def]
+        if index == 2:
+            raise CorruptFileError("cannot render (damaged content stream)", file=self.path,
+                                   page=index)
+        return render(self, index, dpi)
+
+    monkeypatch.setattr(PdfSource, "render", broken_second_page)
+    import asyncio
+
+    result = asyncio.run(aparse_to_folder(fixtures.legal_pdf, tmp_path / "legal", make_context()))
+    assert result.status == "partial"
+    assert [bool(p.blocks) for p in result.pages] == [True, False, True]
+    assert result.errors[0].page == 2
+    assert "legal.pdf page 2: cannot render" in result.errors[0].line()
+    saved = json.loads((tmp_path / "legal" / "document.json").read_text())
+    assert saved["status"] == "partial" and len(saved["pages"]) == 3
+    markdown = (tmp_path / "legal" / "document.md").read_text()
+    assert "Article 1" in markdown and "제1조" in markdown and "第一條" not in markdown

@@ -73,6 +73,7 @@ async def _run(
     options_kwargs: dict[str, object],
     config: Path | None,
     resume: bool,
+    jobs: int = 1,
 ) -> list[tuple[Path, DocumentResult, float]]:
     options = resolve_options(config)
     data = options.model_dump()
@@ -87,7 +88,6 @@ async def _run(
             data[key] = value
     options = type(options).model_validate(data)
     names = output_names(files)
-    results: list[tuple[Path, DocumentResult, float]] = []
     cache = PageCache(out / ".pagereader-cache.sqlite") if resume else None
     with Progress(
         TextColumn("{task.description}"),
@@ -108,12 +108,17 @@ async def _run(
 
         ctx = make_context(options, on_event=on_event)
         loop = asyncio.get_running_loop()
-        for path in files:
-            started = loop.time()
-            result = await aparse_to_folder(path, out / names[path], ctx, cache)
-            results.append((path, result, loop.time() - started))
+        limit = asyncio.Semaphore(jobs)
+
+        async def one(path: Path) -> tuple[Path, DocumentResult, float]:
+            async with limit:
+                started = loop.time()
+                result = await aparse_to_folder(path, out / names[path], ctx, cache)
             for error in result.errors:
                 console.print(f"[red]error[/red] {error.line()}", highlight=False)
+            return path, result, loop.time() - started
+
+        results = list(await asyncio.gather(*(one(path) for path in files)))
     if cache:
         cache.close()
     return results
@@ -131,6 +136,7 @@ def parse_command(
     ] = None,
     overlays: Annotated[bool, typer.Option(help="write page overlays")] = True,
     resume: Annotated[bool, typer.Option(help="reuse pages finished by an earlier run")] = True,
+    jobs: Annotated[int, typer.Option(min=1, max=64, help="documents parsed at once")] = 1,
     debug: Annotated[bool, typer.Option(help="show tracebacks and debug logs")] = False,
 ) -> None:
     """Parse documents into OUT/<name>/document.md, document.json, pages/ and timings.json."""
@@ -154,6 +160,7 @@ def parse_command(
                 },
                 config,
                 resume,
+                jobs,
             )
         )
     except PagereaderError as exc:
