@@ -128,3 +128,4 @@ def test_a_page_that_fails_is_reported_and_the_others_are_kept(
     assert saved["status"] == "partial" and len(saved["pages"]) == 3
     markdown = (tmp_path / "legal" / "document.md").read_text()
     assert "Article 1" in markdown and "제1조" in markdown and "第一條" not in markdown
+    assert "<!-- page 2 could not be read: cannot render" in markdown

@@ -78,7 +78,11 @@ def document_markdown(pages: Sequence[PageResult], page_breaks: bool = True) -> 
     chunks = []
     for page in pages:
         head = f"<!-- page {page.index} -->\n\n" if page_breaks else ""
-        chunks.append(head + page.markdown)
+        body = page.markdown
+        if not page.blocks and page.errors:
+            reason = page.errors[0].message.replace("--", "- -")
+            body = f"<!-- page {page.index} could not be read: {reason} -->"
+        chunks.append(head + body)
     return "\n\n".join(chunks).strip() + "\n"
 
 
