@@ -113,10 +113,10 @@ class OutputOptions(_Options):
 VerifyRemedy = Literal["retry", "escalate", "fallback", "review"]
 
 DEFAULT_REMEDIES: dict[str, list[VerifyRemedy]] = {
-    "empty": ["retry", "escalate", "fallback", "review"],
-    "truncation": ["retry", "escalate", "fallback", "review"],
-    "reasoning": ["retry", "escalate", "fallback", "review"],
-    "repetition": ["retry", "escalate", "fallback", "review"],
+    "empty": ["retry", "fallback", "escalate", "review"],
+    "truncation": ["retry", "fallback", "escalate", "review"],
+    "reasoning": ["retry", "fallback", "escalate", "review"],
+    "repetition": ["retry", "fallback", "escalate", "review"],
     "script": ["fallback", "escalate", "retry", "review"],
     "critical": ["fallback", "retry", "escalate", "review"],
     "agreement": ["fallback", "escalate", "retry", "review"],
