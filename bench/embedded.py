@@ -44,11 +44,17 @@ async def measure(path: Path) -> list[dict[str, object]]:
             start = time.perf_counter()
             tesseract_text(rendered.image, lang, psm=psm)
             tess = time.perf_counter() - start
-            rows.append({
-                "file": path.name, "page": index, "class": result.decision.page_class,
-                "engine": result.decision.text_engine, **result.timings.stages,
-                "total": result.timings.total, "tesseract": tess,
-            })
+            rows.append(
+                {
+                    "file": path.name,
+                    "page": index,
+                    "class": result.decision.page_class,
+                    "engine": result.decision.text_engine,
+                    **result.timings.stages,
+                    "total": result.timings.total,
+                    "tesseract": tess,
+                }
+            )
     finally:
         source.close()
     return rows
@@ -65,8 +71,10 @@ def table(rows: list[dict[str, object]]) -> str:
         out.append("| " + " | ".join(cells) + " |")
     for cls in sorted({str(r["class"]) for r in rows}):
         mine = [r for r in rows if r["class"] == cls]
-        mean = {k: statistics.mean(float(r[k]) for r in mine)  # type: ignore[arg-type]
-                for k in (*STAGES[:4], "total", "tesseract")}
+        mean = {
+            k: statistics.mean(float(r[k]) for r in mine)  # type: ignore[arg-type]
+            for k in (*STAGES[:4], "total", "tesseract")
+        }
         cells = [f"**mean {cls}**", str(len(mine)), cls, ""]
         cells += [f"{mean[s]:.2f}" for s in (*STAGES[:4], "total", "tesseract")]
         cells.append(f"{mean['total'] / mean['tesseract']:.2f}x")
@@ -76,8 +84,12 @@ def table(rows: list[dict[str, object]]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--extra", type=Path, nargs="*",
-                        default=[ROOT.parent / "shared" / "eval" / "tesseract_test"])
+    parser.add_argument(
+        "--extra",
+        type=Path,
+        nargs="*",
+        default=[ROOT.parent / "shared" / "eval" / "tesseract_test"],
+    )
     args = parser.parse_args()
     fx = build_fixtures(ROOT / "tests" / "fixtures" / "_generated")
     files = [fx.deck_pdf, fx.legal_pdf, fx.scan_pdf, fx.deck_scan_pdf]

@@ -1,8 +1,8 @@
 """pagereader: slide decks, PDFs and scans into faithful Markdown and JSON.
 
-    >>> import pagereader
-    >>> result = pagereader.parse("deck.pdf")
-    >>> result.status, result.markdown[:40]
+>>> import pagereader
+>>> result = pagereader.parse("deck.pdf")
+>>> result.status, result.markdown[:40]
 """
 
 from pagereader.errors import PagereaderError

@@ -22,7 +22,15 @@ Status = Literal["ok", "partial", "failed"]
 VerdictAction = Literal["accept", "retry", "escalate", "fallback", "review"]
 
 BLOCK_KINDS: tuple[BlockKind, ...] = (
-    "title", "text", "table", "figure", "formula", "caption", "header", "footer", "list",
+    "title",
+    "text",
+    "table",
+    "figure",
+    "formula",
+    "caption",
+    "header",
+    "footer",
+    "list",
 )
 TEXT_KINDS: frozenset[str] = frozenset({"title", "text", "caption", "header", "footer", "list"})
 

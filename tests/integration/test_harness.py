@@ -16,8 +16,9 @@ runner = CliRunner()
 
 
 def test_bench_writes_timings_whose_stages_add_up(tmp_path: Path) -> None:
-    done = runner.invoke(app, ["bench", str(EXAMPLES / "deck.pdf"), "--per-type", "3",
-                               "-o", str(tmp_path)])
+    done = runner.invoke(
+        app, ["bench", str(EXAMPLES / "deck.pdf"), "--per-type", "3", "-o", str(tmp_path)]
+    )
     assert done.exit_code == 0, done.output
     timings = json.loads((tmp_path / "timings.json").read_text())
     assert set(timings) == {"pages", "summary"}
@@ -36,13 +37,17 @@ def test_bench_writes_timings_whose_stages_add_up(tmp_path: Path) -> None:
 
 
 def test_parse_writes_timings_per_page(fixtures: Fixtures, tmp_path: Path) -> None:
-    done = runner.invoke(app, ["parse", str(fixtures.legal_pdf), "-o", str(tmp_path),
-                               "--no-resume"])
+    done = runner.invoke(
+        app, ["parse", str(fixtures.legal_pdf), "-o", str(tmp_path), "--no-resume"]
+    )
     assert done.exit_code == 0, done.output
     timings = json.loads((tmp_path / "legal" / "timings.json").read_text())
     assert [p["page"] for p in timings["pages"]] == [1, 2, 3]
-    assert all(p["engine_calls"] == {"textlayer": len(p["engine_calls"]) and p["engine_calls"]
-                                     ["textlayer"]} for p in timings["pages"])
+    assert all(
+        p["engine_calls"]
+        == {"textlayer": len(p["engine_calls"]) and p["engine_calls"]["textlayer"]}
+        for p in timings["pages"]
+    )
 
 
 def test_eval_scores_a_manifest(fixtures: Fixtures, tmp_path: Path) -> None:
@@ -52,11 +57,20 @@ def test_eval_scores_a_manifest(fixtures: Fixtures, tmp_path: Path) -> None:
     lines = []
     for page in truth:
         (data / f"ref{page.page}.txt").write_text(page.body, encoding="utf-8")
-        lines.append(json.dumps({"file": str(fixtures.legal_pdf), "page": page.page,
-                                 "reference": f"ref{page.page}.txt", "lang": page.lang}))
+        lines.append(
+            json.dumps(
+                {
+                    "file": str(fixtures.legal_pdf),
+                    "page": page.page,
+                    "reference": f"ref{page.page}.txt",
+                    "lang": page.lang,
+                }
+            )
+        )
     (data / "manifest.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    done = runner.invoke(app, ["eval", str(data), "--engines", "embedded,textlayer",
-                               "-o", str(tmp_path / "report")])
+    done = runner.invoke(
+        app, ["eval", str(data), "--engines", "embedded,textlayer", "-o", str(tmp_path / "report")]
+    )
     assert done.exit_code == 0, done.output
     report = json.loads((tmp_path / "report" / "report.json").read_text())
     rows = report["rows"]

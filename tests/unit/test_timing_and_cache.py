@@ -39,8 +39,12 @@ def test_cache_round_trip_and_skips_failed_pages(tmp_path: Path) -> None:
     cache = PageCache(tmp_path / "c.sqlite")
     key = options_digest(Options())
     good = PageResult(index=2, width=10, height=20, markdown="hello")
-    bad = PageResult(index=3, width=10, height=20,
-                     errors=(ErrorItem(file="f", page=3, stage="layout", message="boom"),))
+    bad = PageResult(
+        index=3,
+        width=10,
+        height=20,
+        errors=(ErrorItem(file="f", page=3, stage="layout", message="boom"),),
+    )
     cache.put("abc", key, good)
     cache.put("abc", key, bad)
     assert cache.get("abc", key, 2) == good

@@ -22,8 +22,13 @@ console = Console(stderr=True)
 
 def eval_command(
     datasets: Annotated[list[Path], typer.Argument(help="dataset folders (any supported format)")],
-    engines: Annotated[str, typer.Option(help="comma-separated: embedded, tesseract, textlayer, "
-                                              "rapidocr, or an engine of --config")] = "embedded",
+    engines: Annotated[
+        str,
+        typer.Option(
+            help="comma-separated: embedded, tesseract, textlayer, "
+            "rapidocr, or an engine of --config"
+        ),
+    ] = "embedded",
     config: Annotated[Path | None, typer.Option(help="TOML config (engines, routes)")] = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="report folder")] = Path("eval-report"),
     limit: Annotated[int | None, typer.Option(help="at most this many pages per dataset")] = None,

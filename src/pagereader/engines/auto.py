@@ -46,7 +46,9 @@ class AutoOCREngine:
         if chosen == "none":
             raise DependencyError(
                 "this block is Korean and Tesseract (kor) is not installed",
-                file=request.file, page=request.page, hint=TESSERACT_HINT,
+                file=request.file,
+                page=request.page,
+                hint=TESSERACT_HINT,
             )
         engine = self._tesseract if chosen == "tesseract" else self._rapid
         return await engine.recognize(request)

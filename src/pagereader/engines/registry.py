@@ -39,8 +39,9 @@ def _openai_engines(options: Options) -> dict[str, Engine]:
             continue
         url = options.router.base_url if options.router else engine_options.base_url
         breaker = breakers.setdefault(url, CircuitBreaker())
-        engines[name] = OpenAIEngine(engine_options, name=name, router=options.router,
-                                     breaker=breaker)
+        engines[name] = OpenAIEngine(
+            engine_options, name=name, router=options.router, breaker=breaker
+        )
     return engines
 
 

@@ -9,8 +9,14 @@ from PIL import Image, ImageDraw, ImageFont
 from pagereader.types import BlockResult
 
 COLORS: dict[str, str] = {
-    "title": "#d62728", "text": "#1f77b4", "table": "#2ca02c", "figure": "#9467bd",
-    "formula": "#8c564b", "caption": "#e377c2", "header": "#7f7f7f", "footer": "#7f7f7f",
+    "title": "#d62728",
+    "text": "#1f77b4",
+    "table": "#2ca02c",
+    "figure": "#9467bd",
+    "formula": "#8c564b",
+    "caption": "#e377c2",
+    "header": "#7f7f7f",
+    "footer": "#7f7f7f",
     "list": "#17becf",
 }
 _MAX_WIDTH = 1400

@@ -37,13 +37,21 @@ def convert_to_pdf(path: Path, workdir: Path) -> Path:
     soffice = find_soffice()
     if soffice is None:
         raise DependencyError(
-            "LibreOffice is needed to read this file and was not found", file=path,
+            "LibreOffice is needed to read this file and was not found",
+            file=path,
             hint=LIBREOFFICE_HINT,
         )
     profile = Path(tempfile.mkdtemp(prefix="pagereader-lo-"))
     command = [
-        soffice, f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
-        "--convert-to", "pdf", "--outdir", str(workdir), str(path),
+        soffice,
+        f"-env:UserInstallation={profile.as_uri()}",
+        "--headless",
+        "--norestore",
+        "--convert-to",
+        "pdf",
+        "--outdir",
+        str(workdir),
+        str(path),
     ]
     try:
         done = subprocess.run(
@@ -76,9 +84,11 @@ def read_slide_notes(path: Path) -> dict[int, str]:
     notes: dict[int, str] = {}
     for number, slide in enumerate(deck.slides, start=1):
         if slide.has_notes_slide:
-            text = slide.notes_slide.notes_text_frame.text.strip() if (
-                slide.notes_slide.notes_text_frame is not None
-            ) else ""
+            text = (
+                slide.notes_slide.notes_text_frame.text.strip()
+                if (slide.notes_slide.notes_text_frame is not None)
+                else ""
+            )
             if text:
                 notes[number] = text
     return notes

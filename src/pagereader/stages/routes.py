@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 
-def resolve_route(
-    routes: Mapping[str, Sequence[str]], page_class: str, kind: str
-) -> list[str]:
+def resolve_route(routes: Mapping[str, Sequence[str]], page_class: str, kind: str) -> list[str]:
     """The engine chain for a block; empty when no route matches."""
     for key in (f"{page_class}.{kind}", f"*.{kind}", f"{page_class}.*", "*.*"):
         if key in routes:

@@ -55,16 +55,16 @@ def test_invisible_ocr_layer_over_an_image_is_read_again() -> None:
 
 
 def test_small_print_is_dense_with_more_pixels() -> None:
-    features = PageFeatures(text_chars=6000, line_count=90, median_font_size=6.5,
-                            small_font_share=0.9)
+    features = PageFeatures(
+        text_chars=6000, line_count=90, median_font_size=6.5, small_font_share=0.9
+    )
     decision, _ = _decide(features)
     assert decision.page_class == "dense"
     assert decision.max_pixels == OPTIONS.dense_max_pixels > OPTIONS.normal_max_pixels
 
 
 def test_big_table_is_dense() -> None:
-    features = PageFeatures(text_chars=900, line_count=40, median_font_size=9,
-                            table_fraction=0.55)
+    features = PageFeatures(text_chars=900, line_count=40, median_font_size=9, table_fraction=0.55)
     decision, _ = _decide(features)
     assert decision.page_class == "dense"
     assert any("ruled tables cover 55%" in r for r in decision.reasons)

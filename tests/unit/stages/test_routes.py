@@ -35,5 +35,8 @@ def test_default_routes_keep_digital_text_on_the_text_layer() -> None:
 
 def test_tasks_follow_kinds() -> None:
     assert [task_for(k) for k in ("table", "figure", "formula", "caption")] == [
-        "table", "figure", "formula", "text",
+        "table",
+        "figure",
+        "formula",
+        "text",
     ]
