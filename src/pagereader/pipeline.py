@@ -56,7 +56,10 @@ def make_context(options: Options | None = None, **kwargs: object) -> RunContext
 def _internal_error(file: str, page: int | None, stage: str, exc: BaseException) -> ErrorItem:
     logger.debug("unexpected error in %s page %s", file, page, exc_info=exc)
     return ErrorItem(
-        file=file, page=page, stage=stage, message=f"internal error: {type(exc).__name__}: {exc}",
+        file=file,
+        page=page,
+        stage=stage,
+        message=f"internal error: {type(exc).__name__}: {exc}",
         hint="rerun with --debug for the traceback and report it",
     )
 
@@ -73,8 +76,9 @@ async def parse_page(
     except PagereaderError as exc:
         return PageResult(index=index, width=0, height=0, errors=(exc.to_item("render"),)), None
     except Exception as exc:
-        return PageResult(index=index, width=0, height=0,
-                          errors=(_internal_error(file, index, "render", exc),)), None
+        return PageResult(
+            index=index, width=0, height=0, errors=(_internal_error(file, index, "render", exc),)
+        ), None
     state = PageState(rendered=rendered)
     for name, stage in STAGES:
         try:
@@ -104,8 +108,13 @@ def _select_pages(options: Options, count: int, file: str) -> tuple[list[int], l
     wanted = sorted(set(options.pages))
     missing = [p for p in wanted if not 1 <= p <= count]
     errors = [
-        ErrorItem(file=file, page=p, stage="ingest", message=f"page {p} does not exist",
-                  hint=f"the document has {count} pages")
+        ErrorItem(
+            file=file,
+            page=p,
+            stage="ingest",
+            message=f"page {p} does not exist",
+            hint=f"the document has {count} pages",
+        )
         for p in missing
     ]
     return [p for p in wanted if 1 <= p <= count], errors
@@ -127,13 +136,16 @@ async def aparse(
     started = time.perf_counter()
     try:
         source = await asyncio.to_thread(
-            open_source, path, password=options.password,
+            open_source,
+            path,
+            password=options.password,
             max_image_pixels=options.render.max_image_pixels,
         )
     except PagereaderError as exc:
         ctx.emit("document_failed", file=file, error=exc.to_item().line())
-        return DocumentResult(schema_version=SCHEMA_VERSION, source=file, status="failed",
-                              errors=(exc.to_item(),))
+        return DocumentResult(
+            schema_version=SCHEMA_VERSION, source=file, status="failed", errors=(exc.to_item(),)
+        )
     try:
         indices, errors = _select_pages(options, source.page_count, file)
         ctx.emit("document_start", file=file, pages=len(indices))
@@ -160,8 +172,11 @@ async def aparse(
     status = _status(pages, errors)
     ctx.emit("document_done", file=file, status=status, seconds=time.perf_counter() - started)
     return DocumentResult(
-        schema_version=SCHEMA_VERSION, source=file, status=status,
-        page_count=source.page_count, pages=tuple(pages),
+        schema_version=SCHEMA_VERSION,
+        source=file,
+        status=status,
+        page_count=source.page_count,
+        pages=tuple(pages),
         errors=tuple(errors) + tuple(e for p in pages for e in p.errors),
         markdown=document_markdown(pages, options.output.markdown_page_breaks),
     )

@@ -22,18 +22,28 @@ from fixtures import Fixtures
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """The real console entry point in a child process."""
     return subprocess.run(
-        [sys.executable, "-m", "pagereader", *args], capture_output=True, text=True,
-        env={**os.environ, **(env or {}), "COLUMNS": "200"}, timeout=600, check=False,
+        [sys.executable, "-m", "pagereader", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {}), "COLUMNS": "200"},
+        timeout=600,
+        check=False,
     )
 
 
 def test_each_bad_file_gets_one_line_and_the_good_one_is_written(
     fixtures: Fixtures, tmp_path: Path
 ) -> None:
-    bad = [fixtures.corrupt_pdf, fixtures.empty_pdf, fixtures.encrypted_pdf,
-           fixtures.unsupported_file, fixtures.png_bomb]
-    done = run_cli("parse", *map(str, bad), str(fixtures.legal_pdf), "-o", str(tmp_path),
-                   "--no-resume")
+    bad = [
+        fixtures.corrupt_pdf,
+        fixtures.empty_pdf,
+        fixtures.encrypted_pdf,
+        fixtures.unsupported_file,
+        fixtures.png_bomb,
+    ]
+    done = run_cli(
+        "parse", *map(str, bad), str(fixtures.legal_pdf), "-o", str(tmp_path), "--no-resume"
+    )
     assert done.returncode == 1
     assert "Traceback" not in done.stderr + done.stdout
     errors = [line for line in done.stderr.splitlines() if line.startswith("error ")]
@@ -62,18 +72,32 @@ def test_encrypted_pdf_opens_with_password(fixtures: Fixtures) -> None:
 def test_debug_shows_the_traceback_of_a_config_error(tmp_path: Path, fixtures: Fixtures) -> None:
     config = tmp_path / "c.toml"
     config.write_text('[routes]\n"scan.text" = ["missing"]\n')
-    quiet = run_cli("parse", str(fixtures.legal_pdf), "--config", str(config), "-o",
-                    str(tmp_path / "o"))
+    quiet = run_cli(
+        "parse", str(fixtures.legal_pdf), "--config", str(config), "-o", str(tmp_path / "o")
+    )
     assert quiet.returncode == 1
     assert "missing" in quiet.stderr and "Traceback" not in quiet.stderr
-    loud = run_cli("parse", str(fixtures.legal_pdf), "--config", str(config), "-o",
-                   str(tmp_path / "o"), "--debug")
+    loud = run_cli(
+        "parse",
+        str(fixtures.legal_pdf),
+        "--config",
+        str(config),
+        "-o",
+        str(tmp_path / "o"),
+        "--debug",
+    )
     assert "Traceback" in loud.stderr
 
 
 def test_pptx_without_libreoffice_says_how_to_get_it(fixtures: Fixtures, tmp_path: Path) -> None:
-    done = run_cli("parse", str(fixtures.pptx), str(fixtures.legal_pdf), "-o", str(tmp_path),
-                   env={"PAGEREADER_SOFFICE": "/nonexistent/soffice"})
+    done = run_cli(
+        "parse",
+        str(fixtures.pptx),
+        str(fixtures.legal_pdf),
+        "-o",
+        str(tmp_path),
+        env={"PAGEREADER_SOFFICE": "/nonexistent/soffice"},
+    )
     assert done.returncode == 1
     line = next(ln for ln in done.stderr.splitlines() if fixtures.pptx.name in ln)
     assert "LibreOffice" in line and "apt-get install" in line
@@ -112,8 +136,9 @@ def test_a_page_that_fails_is_reported_and_the_others_are_kept(
 
     def broken_second_page(self: PdfSource, index: int, dpi: int):  # type: ignore[no-untyped-def]
         if index == 2:
-            raise CorruptFileError("cannot render (damaged content stream)", file=self.path,
-                                   page=index)
+            raise CorruptFileError(
+                "cannot render (damaged content stream)", file=self.path, page=index
+            )
         return render(self, index, dpi)
 
     monkeypatch.setattr(PdfSource, "render", broken_second_page)

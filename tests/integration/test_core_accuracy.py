@@ -101,8 +101,12 @@ def test_big_table_is_rebuilt_as_a_grid(fixtures: Fixtures) -> None:
 
 @pytest.mark.skipif(not HAVE_TESSERACT, reason="Korean scans and OSD need tesseract")
 def test_scans_are_read_in_every_language(fixtures: Fixtures) -> None:
-    for path in (fixtures.scan_pdf, fixtures.deck_scan_pdf, *fixtures.scan_pngs,
-                 fixtures.mixed_scan_png):
+    for path in (
+        fixtures.scan_pdf,
+        fixtures.deck_scan_pdf,
+        *fixtures.scan_pngs,
+        fixtures.mixed_scan_png,
+    ):
         for lang, consistency, _critical, page_class in scores(fixtures, path):
             assert page_class == "scan", (path.name, lang)
             assert consistency >= 0.90, (path.name, lang, consistency)

@@ -32,8 +32,9 @@ def bench_files(root: Path) -> list[Path]:
     """Supported files under ``root`` (or ``root`` itself), sorted."""
     if root.is_file():
         return [root]
-    return [p for p in sorted(root.rglob("*"))
-            if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES]
+    return [
+        p for p in sorted(root.rglob("*")) if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES
+    ]
 
 
 async def run_bench(
@@ -71,14 +72,17 @@ def budget_markdown(timings: dict[str, Any]) -> str:
     ]
     for cls, row in sorted(summary["by_class"].items()):
         verdict = "yes" if row["p95_s"] <= budget else "no"
-        lines.append(f"| {cls} | {row['pages']} | {row['p50_s']:.2f} | {row['p95_s']:.2f} | "
-                     f"{row['max_s']:.2f} | {verdict} (p95) |")
+        lines.append(
+            f"| {cls} | {row['pages']} | {row['p50_s']:.2f} | {row['p95_s']:.2f} | "
+            f"{row['max_s']:.2f} | {verdict} (p95) |"
+        )
     lines += [
         f"| all | {summary['pages']} | {summary['p50_s']:.2f} | {summary['p95_s']:.2f} | "
         f"{summary['max_s']:.2f} | {summary['over_budget']} over |",
         "",
         f"Dominant stage: **{summary['dominant_stage']}**. Seconds per stage over all pages: "
-        + ", ".join(f"{k} {v:.2f}" for k, v in summary["stage_seconds"].items()) + ".",
+        + ", ".join(f"{k} {v:.2f}" for k, v in summary["stage_seconds"].items())
+        + ".",
     ]
     return "\n".join(lines) + "\n"
 
@@ -100,8 +104,9 @@ def plot_stages(timings: dict[str, Any], path: Path) -> None:
     ax.axhline(timings["summary"]["budget_s"], color="red", linestyle="--", label="budget")
     ax.set_xlabel("page")
     ax.set_ylabel("seconds")
-    ax.set_xticks(range(len(rows)), [f"{r['page_class'][0]}{i}" for i, r in enumerate(rows)],
-                  fontsize=6)
+    ax.set_xticks(
+        range(len(rows)), [f"{r['page_class'][0]}{i}" for i, r in enumerate(rows)], fontsize=6
+    )
     ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)

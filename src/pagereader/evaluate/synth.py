@@ -144,8 +144,15 @@ class _Sheet:
         self.furniture: list[str] = []
 
     def text(
-        self, x: float, y: float, text: str, font: str, size: float, grey: float = 0.0,
-        *, furniture: bool = False,
+        self,
+        x: float,
+        y: float,
+        text: str,
+        font: str,
+        size: float,
+        grey: float = 0.0,
+        *,
+        furniture: bool = False,
     ) -> None:
         """Draw one line with its baseline at ``y`` from the top, and record it (``furniture``:
         a running header or page number)."""
@@ -183,7 +190,10 @@ def _canvas(path: Path, size: tuple[float, float], title: str) -> Canvas:
 def _finish(sheet: _Sheet, page: int, lang: str, tables: Iterable[str] = ()) -> PageTruth:
     sheet.canvas.showPage()
     return PageTruth(
-        page=page, lang=lang, text="\n".join(sheet.lines), tables_html=tuple(tables),
+        page=page,
+        lang=lang,
+        text="\n".join(sheet.lines),
+        tables_html=tuple(tables),
         furniture=tuple(sheet.furniture),
     )
 

@@ -70,12 +70,16 @@ def _grace_s(ctx: RunContext, chain: list[str]) -> float:
 
 
 def _failed(name: str, start: float, error: str) -> Attempt:
-    return Attempt(engine=name, ok=False, latency_s=round(time.perf_counter() - start, 4),
-                   error=error)
+    return Attempt(
+        engine=name, ok=False, latency_s=round(time.perf_counter() - start, 4), error=error
+    )
 
 
 async def recognize_block(
-    ctx: RunContext, state: PageState, block: Block, chain: list[str],
+    ctx: RunContext,
+    state: PageState,
+    block: Block,
+    chain: list[str],
     deadline_at: float | None = None,
 ) -> tuple[BlockResult, ErrorItem | None]:
     """Walk the chain until an engine answers; keep every attempt."""
@@ -91,9 +95,16 @@ async def recognize_block(
             late = start >= deadline_at
             limit = (deadline_at + grace if late else deadline_at) - start
             if limit <= 0:
-                attempts.append(_failed(name, start, (
-                    f"skipped: the page deadline ({budget:g} s) and one timeout "
-                    f"({grace:g} s) have passed")))
+                attempts.append(
+                    _failed(
+                        name,
+                        start,
+                        (
+                            f"skipped: the page deadline ({budget:g} s) and one timeout "
+                            f"({grace:g} s) have passed"
+                        ),
+                    )
+                )
                 continue
         try:
             async with asyncio.timeout(limit) as window:
@@ -102,34 +113,54 @@ async def recognize_block(
             if not window.expired():
                 attempts.append(_failed(name, start, f"internal error: TimeoutError: {exc}"))
                 continue
-            what = ("page deadline" if not late else "page deadline plus one timeout")
-            attempts.append(_failed(name, start, (
-                f"late: the {what} ({budget:g} s"
-                + (f" + {grace:g} s" if late else "")
-                + ") passed before an answer; falling back")))
+            what = "page deadline" if not late else "page deadline plus one timeout"
+            attempts.append(
+                _failed(
+                    name,
+                    start,
+                    (
+                        f"late: the {what} ({budget:g} s"
+                        + (f" + {grace:g} s" if late else "")
+                        + ") passed before an answer; falling back"
+                    ),
+                )
+            )
             continue
         except PagereaderError as exc:
             attempts.append(_failed(name, start, exc.message))
             continue
         except Exception as exc:  # an engine bug must not cost the block its fallbacks
-            logger.debug("engine %s failed on %s page %s", name, state.file, state.index,
-                         exc_info=exc)
+            logger.debug(
+                "engine %s failed on %s page %s", name, state.file, state.index, exc_info=exc
+            )
             attempts.append(_failed(name, start, f"internal error: {type(exc).__name__}: {exc}"))
             continue
         latency = time.perf_counter() - start
-        attempts.append(Attempt(
-            engine=answer.engine, ok=True, latency_s=round(latency, 4),
-            finish_reason=answer.finish_reason, prompt_tokens=answer.prompt_tokens,
-            completion_tokens=answer.completion_tokens,
-        ))
+        attempts.append(
+            Attempt(
+                engine=answer.engine,
+                ok=True,
+                latency_s=round(latency, 4),
+                finish_reason=answer.finish_reason,
+                prompt_tokens=answer.prompt_tokens,
+                completion_tokens=answer.completion_tokens,
+            )
+        )
         return BlockResult(
-            block=block, text=answer.text, html=answer.html, engine=answer.engine,
-            confidence=answer.confidence, latency_s=round(latency, 4),
-            finish_reason=answer.finish_reason, attempts=tuple(attempts),
+            block=block,
+            text=answer.text,
+            html=answer.html,
+            engine=answer.engine,
+            confidence=answer.confidence,
+            latency_s=round(latency, 4),
+            finish_reason=answer.finish_reason,
+            attempts=tuple(attempts),
         ), None
     reasons = "; ".join(f"{a.engine}: {a.error}" for a in attempts) or "no engine routed"
     error = ErrorItem(
-        file=state.file, page=state.index, stage="recognize",
+        file=state.file,
+        page=state.index,
+        stage="recognize",
         message=f"{block.kind} block {block.order} could not be read ({reasons})",
         hint="check the route for this page class and block kind, and that its engines run",
     )
@@ -143,8 +174,13 @@ async def run_recognize(ctx: RunContext, state: PageState) -> PageState:
     budget = ctx.options.budget.page_deadline_s
     deadline_at = time.perf_counter() + budget if budget else None
     jobs = [
-        recognize_block(ctx, state, block,
-                        resolve_route(ctx.options.routes, page_class, block.kind), deadline_at)
+        recognize_block(
+            ctx,
+            state,
+            block,
+            resolve_route(ctx.options.routes, page_class, block.kind),
+            deadline_at,
+        )
         for block in state.blocks
     ]
     done = await asyncio.gather(*jobs)
