@@ -9,6 +9,7 @@ from pagereader.cli.bench import bench_command
 from pagereader.cli.eval import eval_command, make_evalset_command
 from pagereader.cli.parse import parse_command
 from pagereader.cli.router_config import router_config_command
+from pagereader.cli.serve import serve_command
 from pagereader.cli.serve_engine import serve_engine_command
 
 app = typer.Typer(
@@ -19,6 +20,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.command("parse")(parse_command)
+app.command("serve")(serve_command)
 app.command("serve-engine")(serve_engine_command)
 app.command("router-config")(router_config_command)
 app.add_typer(plan.app, name="plan")

@@ -1,0 +1,128 @@
+"""The document service over loopback: real uploads, polling, outputs, a restart on the same
+data folder, and the HTTP answers for bad uploads and unfinished jobs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from fastapi.testclient import TestClient
+
+from pagereader.options import Options
+from pagereader.service.app import create_app
+from pagereader.service.engine_api import serve_in_thread
+
+DECK = Path(__file__).parents[2] / "examples" / "deck.pdf"
+FINISHED = {"ok", "partial", "failed"}
+
+
+def _upload(client: httpx.Client, name: str, data: bytes) -> httpx.Response:
+    return client.post("/v1/documents", files={"file": (name, data, "application/octet-stream")})
+
+
+def _wait(client: httpx.Client, job_id: str, timeout: float = 120) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        job: dict[str, Any] = client.get(f"/v1/jobs/{job_id}").json()
+        if job["status"] in FINISHED:
+            return job
+        assert time.monotonic() < deadline, f"job {job_id} still {job['status']}"
+        time.sleep(0.1)
+
+
+def _count_jobs(data_dir: Path) -> dict[str, int]:
+    with sqlite3.connect(data_dir / "jobs.sqlite") as db:
+        return dict(db.execute("SELECT status, COUNT(*) FROM jobs GROUP BY status").fetchall())
+
+
+def test_upload_poll_fetch_and_restart(tmp_path: Path) -> None:
+    deck_bytes = DECK.read_bytes()
+    with serve_in_thread(create_app(tmp_path, Options(), workers=2)) as url:
+        client = httpx.Client(base_url=url.removesuffix("/v1"), timeout=30)
+        assert client.get("/healthz").json()["status"] == "ok"
+
+        accepted = _upload(client, "deck.pdf", deck_bytes)
+        broken = _upload(client, "broken.pdf", b"%PDF-1.4 broken")
+        assert accepted.status_code == broken.status_code == 202
+        assert accepted.json()["status"] == "queued"
+        deck_id, broken_id = accepted.json()["id"], broken.json()["id"]
+        assert len(deck_id) == 32 and deck_id != broken_id
+        assert (tmp_path / "uploads" / deck_id / "deck.pdf").read_bytes() == deck_bytes
+
+        rejected = _upload(client, "notes.txt", b"plain text")
+        assert rejected.status_code == 400
+        assert "unsupported file type .txt" in rejected.json()["error"]
+        assert ".pdf" in rejected.json()["error"]
+        assert _upload(client, "empty.pdf", b"").status_code == 400
+
+        job = _wait(client, deck_id)
+        assert job["status"] == "ok", job
+        assert job["pages_done"] == job["pages_total"] == 4
+        assert job["errors"] == [] and job["file"] == "deck.pdf"
+        document = client.get(f"/v1/jobs/{deck_id}/document.json").json()
+        assert document["status"] == "ok" and len(document["pages"]) == 4
+        markdown = client.get(f"/v1/jobs/{deck_id}/document.md")
+        assert markdown.headers["content-type"].startswith("text/markdown")
+        assert "Quarterly Operations Review" in markdown.text
+        timings = client.get(f"/v1/jobs/{deck_id}/timings.json").json()
+        assert isinstance(timings, dict) and timings
+        assert client.get(f"/v1/jobs/{deck_id}/review.md").status_code == 200
+        overlay = client.get(f"/v1/jobs/{deck_id}/pages/1.png")
+        assert overlay.status_code == 200 and overlay.content.startswith(b"\x89PNG")
+        assert client.get(f"/v1/jobs/{deck_id}/pages/9.png").status_code == 404
+        assert client.get(f"/v1/jobs/{deck_id}/secrets.txt").status_code == 404
+
+        failed = _wait(client, broken_id)
+        assert failed["status"] == "failed"
+        assert len(failed["errors"]) == 1 and failed["errors"][0].startswith("broken.pdf: ")
+        assert str(tmp_path) not in failed["errors"][0]
+
+        again = _upload(client, "deck.pdf", deck_bytes).json()["id"]
+        assert _wait(client, again)["status"] == "ok"
+        assert client.get(f"/v1/jobs/{again}/document.md").text == markdown.text
+        with sqlite3.connect(tmp_path / "cache.sqlite") as db:
+            assert db.execute("SELECT COUNT(*) FROM pages").fetchone()[0] == 4
+
+        listed = client.get("/v1/jobs", params={"status": "ok"}).json()["jobs"]
+        assert {j["id"] for j in listed} == {deck_id, again}
+        assert client.get("/v1/jobs", params={"status": "done"}).status_code == 400
+        assert client.delete(f"/v1/jobs/{again}").json() == {"id": again, "deleted": True}
+        assert client.get(f"/v1/jobs/{again}").status_code == 404
+        assert not (tmp_path / "jobs" / again).exists()
+        assert client.delete(f"/v1/jobs/{again}").status_code == 404
+        client.close()
+
+    assert _count_jobs(tmp_path) == {"ok": 1, "failed": 1}
+    with sqlite3.connect(tmp_path / "jobs.sqlite") as db:
+        db.execute("UPDATE jobs SET status='running', pages_done=2 WHERE id=?", (deck_id,))
+
+    with serve_in_thread(create_app(tmp_path, Options())) as url:
+        client = httpx.Client(base_url=url.removesuffix("/v1"), timeout=30)
+        ids = [j["id"] for j in client.get("/v1/jobs").json()["jobs"]]
+        assert ids == [deck_id, broken_id]
+        resumed = _wait(client, deck_id)
+        assert resumed["status"] == "ok" and resumed["pages_done"] == 4
+        assert "Quarterly Operations Review" in client.get(f"/v1/jobs/{deck_id}/document.md").text
+        client.close()
+
+
+def test_unfinished_jobs_answer_409_and_bad_requests_400(tmp_path: Path) -> None:
+    client = TestClient(create_app(tmp_path, Options(), max_upload_bytes=1000))
+    queued = client.post("/v1/documents", files={"file": ("scan.png", b"\x89PNG" + b"0" * 10)})
+    assert queued.status_code == 202 and queued.headers["location"].endswith(queued.json()["id"])
+    job_id = queued.json()["id"]
+    answer = client.get(f"/v1/jobs/{job_id}/document.md")
+    assert answer.status_code == 409 and "queued" in answer.json()["error"]
+    assert client.delete(f"/v1/jobs/{job_id}").status_code == 409
+    assert client.get("/v1/jobs/0123/document.md").status_code == 404
+    too_big = client.post("/v1/documents", files={"file": ("big.pdf", b"0" * 1001)})
+    assert too_big.status_code == 400 and "limit of 1000 bytes" in too_big.json()["error"]
+    missing = client.post("/v1/documents", data={"other": "x"})
+    assert missing.status_code == 400 and "'file'" in missing.json()["error"]
+    assert json.loads(client.get("/v1/jobs").text)["jobs"][0]["status"] == "queued"
+    asyncio.run(client.app.state.service.stop())  # type: ignore[attr-defined]
