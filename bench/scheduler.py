@@ -88,10 +88,12 @@ def serve(port: int, scale: float) -> None:
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", backlog=2048)
 
 
-def make_slides(count: int, seed: int) -> list[list[tuple[int, int, int]]]:
+def make_slides(count: int, seed: int, even: bool = False) -> list[list[tuple[int, int, int]]]:
     """Per slide, 6 to 12 blocks as (width, height, max_pixels): a title, then bullets and now
-    and then a larger block; a third of the slides are dense (more pixels per request)."""
+    and then a larger block (a table or a chart); a third of the slides are dense (more pixels
+    per request). ``even``: text-only slides, every block a bullet of similar size."""
     rng = random.Random(seed)
+    heights = (70, 110) if even else (70, 70, 110, 110, 160, 300)
     slides = []
     for _ in range(count):
         max_pixels = rng.choice((501_760, 501_760, 2_007_040))
@@ -100,7 +102,7 @@ def make_slides(count: int, seed: int) -> list[list[tuple[int, int, int]]]:
         blocks.append((rng.randint(900, 1400), 110, max_pixels))  # the title
         for _ in range(count_blocks - 1):  # bullets, captions, a table or a chart now and then
             width = rng.randint(700, SLIDE[0] - 100)
-            height = rng.choice((70, 70, 110, 110, 160, 300))
+            height = rng.choice(heights)
             blocks.append((width, height, max_pixels))
         slides.append(blocks)
     return slides
@@ -179,6 +181,9 @@ def main() -> None:
         default=1.0,
         help="multiply every simulated latency (0 measures client overhead)",
     )
+    parser.add_argument(
+        "--even", action="store_true", help="text-only slides: blocks of similar size"
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -190,7 +195,7 @@ def main() -> None:
     )
     try:
         _wait_ready(url, process)
-        slides = make_slides(args.slides, args.seed)
+        slides = make_slides(args.slides, args.seed, args.even)
         rows = asyncio.run(bench(url, slides))
     finally:
         process.terminate()
@@ -202,7 +207,8 @@ def main() -> None:
     ratios = [w / max(c, 1e-9) for w, c in zip(rows["wall"], rows["critical"], strict=True)]
     print(
         f"{len(slides)} slides, {min(blocks)}-{max(blocks)} blocks "
-        f"(mean {statistics.mean(blocks):.1f}), simulated vLLM on loopback"
+        f"(mean {statistics.mean(blocks):.1f}), {'text-only' if args.even else 'mixed'} slides, "
+        "simulated vLLM on loopback"
     )
     print(f"{'measure':<44}{'seconds/slide':>14}")
     print(f"{'concurrent client (wall)':<44}{wall:>14.3f}")
