@@ -21,6 +21,7 @@ from pagereader.types import BBox, Block, BlockKind, TextLine
 logger = logging.getLogger(__name__)
 
 BAND = 0.07
+EDGE = 0.035
 """Share of the page height at the top and bottom where running headers and footers live."""
 
 _BULLET = r"[•◦▪▫●○■□◆◇►▸‣⁃∙·※➢✓✔]"
@@ -176,6 +177,10 @@ def guess_kind(
     in_bottom = box[1] >= page_height * (1 - BAND)
     looks_title = body_size > 0 and size >= 1.25 * body_size and not is_page_number(text)
     if (in_top or in_bottom) and short and (has_body or is_page_number(text)) and not looks_title:
+        return "header" if in_top else "footer"
+    on_edge = box[3] <= page_height * EDGE or box[1] >= page_height * (1 - EDGE)
+    if on_edge and len(lines) == 1 and has_body and not looks_title:
+        # a single line in the outermost margin: a download stamp or a running title, however long
         return "header" if in_top else "footer"
     if is_caption(text, len(lines)):
         return "caption"

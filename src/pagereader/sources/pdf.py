@@ -37,6 +37,17 @@ def is_garbage_char(ch: str) -> bool:
     return unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn")
 
 
+_MIN_LONG_SIDE_PX = 1600
+_MAX_DPI = 600
+
+
+def raster_scale(dpi: int, width: float, height: float) -> float:
+    """Pixels per point: ``dpi``, raised for small pages (a pocket book, a label) so that the
+    long side has at least 1600 pixels and small print stays readable to OCR."""
+    wanted = max(dpi / 72.0, _MIN_LONG_SIDE_PX / max(1.0, width, height))
+    return min(wanted, _MAX_DPI / 72.0)
+
+
 class PdfSource:
     """An opened PDF."""
 
@@ -60,7 +71,7 @@ class PdfSource:
             try:
                 page = self._pdf[index - 1]
                 width, height = page.get_size()
-                scale = dpi / 72.0
+                scale = raster_scale(dpi, width, height)
                 image = page.render(scale=scale, may_draw_forms=True).to_pil().convert("RGB")
                 textpage = page.get_textpage()
                 lines, stats = _read_text_layer(textpage, height)
