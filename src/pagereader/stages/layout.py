@@ -110,10 +110,27 @@ def scan_blocks(state: PageState, ctx: RunContext) -> list[Block]:
     return merge_layout_regions(regions, lines, page.width, page.height, source="ocr")
 
 
+def furniture_rows(blocks: list[Block]) -> list[Block]:
+    """One-line blocks on the same row as a running header or footer share its kind (the page
+    number and chapter beside a centred running title)."""
+    marks = [b for b in blocks if b.kind in ("header", "footer")]
+    out = []
+    for block in blocks:
+        if block.kind in ("text", "title") and len(block.lines) <= 1:
+            for mark in marks:
+                top, bottom = max(block.bbox[1], mark.bbox[1]), min(block.bbox[3], mark.bbox[3])
+                height = min(block.bbox[3] - block.bbox[1], mark.bbox[3] - mark.bbox[1])
+                if height > 0 and bottom - top > 0.5 * height:
+                    block = block.model_copy(update={"kind": mark.kind})
+                    break
+        out.append(block)
+    return out
+
+
 def _layout(state: PageState, ctx: RunContext) -> list[Block]:
     page = state.rendered
     blocks = digital_blocks(state) if state.trusted_text else scan_blocks(state, ctx)
-    return order_blocks(blocks, page.width, page.height)
+    return order_blocks(furniture_rows(blocks), page.width, page.height)
 
 
 async def run_layout(ctx: RunContext, state: PageState) -> PageState:
