@@ -131,3 +131,19 @@ def test_pptx_slides_and_notes(fixtures: Fixtures) -> None:
         assert consistency >= 0.99, (truth.lang, consistency)
         assert page.notes and normalize(page.notes) == normalize(truth.notes)
     assert "> **Notes**" in result.markdown
+
+
+@pytest.mark.skipif(not HAVE_TESSERACT, reason="orientation needs tesseract OSD")
+@pytest.mark.parametrize("degrees", [90, 180])
+def test_rotated_scan_is_turned_upright(fixtures: Fixtures, tmp_path: Path, degrees: int) -> None:
+    from PIL import Image
+
+    rotated = tmp_path / f"rotated-{degrees}.png"
+    Image.open(fixtures.scan_png).rotate(degrees, expand=True).save(rotated)
+    page = parse(rotated).pages[0]
+    assert page.decision is not None
+    assert page.decision.page_class == "scan"
+    assert "page turned" in page.decision.script_reason
+    truth = fixtures.pages(fixtures.scan_png)[0].text
+    consistency = char_consistency(normalize(page_text(page.blocks)), normalize(truth))
+    assert consistency >= 0.90, consistency

@@ -256,7 +256,9 @@ def _classify(ctx: RunContext, state: PageState) -> PageState:
     before = state.rendered
     decision, trusted, tables = classify_page(before, ctx.options.classify)
     script, script_reason = _script(ctx, state, trusted)
-    state.table_boxes = tables if state.rendered is before else find_tables(state.rendered)
+    if state.rendered is not before:  # turned upright: measure the page as it now stands
+        decision, trusted, tables = classify_page(state.rendered, ctx.options.classify)
+    state.table_boxes = tables
     head = _route_head(ctx, decision.page_class)
     if head == "textlayer" and not trusted:
         head = "ocr"
