@@ -8,6 +8,7 @@ recognize stage. A failing page becomes an ErrorItem and the document goes on (s
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -19,7 +20,7 @@ from pagereader.engines.registry import build_engines
 from pagereader.errors import PagereaderError
 from pagereader.options import Options
 from pagereader.render.json import SCHEMA_VERSION
-from pagereader.render.markdown import document_markdown
+from pagereader.render.markdown import document_markdown, page_markdown
 from pagereader.render.writer import DocumentWriter
 from pagereader.sources import SourceDocument, open_source
 from pagereader.sources.base import RenderedPage
@@ -64,21 +65,78 @@ def _internal_error(file: str, page: int | None, stage: str, exc: BaseException)
     )
 
 
+def raster_digest(page: RenderedPage) -> str:
+    """SHA-256 of a page's pixels: identical slides (a repeated divider, a template page) have
+    the same digest whatever their position in the deck."""
+    digest = hashlib.sha256(f"{page.image.size}{page.image.mode}".encode())
+    digest.update(page.image.tobytes())
+    return digest.hexdigest()
+
+
+def _reuse(
+    earlier: PageResult, rendered: RenderedPage, timer: PageTimer, mark_review: bool
+) -> PageResult:
+    """An earlier page's result for an identical raster, with this page's number and notes."""
+    return earlier.model_copy(
+        update={
+            "index": rendered.index,
+            "notes": rendered.notes,
+            "markdown": page_markdown(earlier.blocks, rendered.notes, mark_review),
+            "duplicate_of": earlier.duplicate_of or earlier.index,
+            "timings": timer.result(),
+        }
+    )
+
+
 async def parse_page(
-    ctx: RunContext, source: SourceDocument, index: int
+    ctx: RunContext,
+    source: SourceDocument,
+    index: int,
+    seen: dict[str, asyncio.Future[PageResult | None]] | None = None,
 ) -> tuple[PageResult, RenderedPage | None]:
-    """Render one page and run it through every stage; errors end up in the result."""
+    """Render one page and run it through every stage; errors end up in the result.
+
+    With ``seen`` (raster digest -> the result of the first page with those pixels, pending
+    while it is read), a page whose pixels equal an earlier page's waits for and reuses that
+    result instead of being read again.
+    """
     timer = PageTimer()
     file = str(source.path)
     try:
         with timer.stage("render"):
             rendered = await asyncio.to_thread(source.render, index, ctx.options.render.dpi)
+            digest = raster_digest(rendered) if seen is not None else ""
     except PagereaderError as exc:
         return PageResult(index=index, width=0, height=0, errors=(exc.to_item("render"),)), None
     except Exception as exc:
         return PageResult(
             index=index, width=0, height=0, errors=(_internal_error(file, index, "render", exc),)
         ), None
+    first: asyncio.Future[PageResult | None] | None = None
+    if seen is not None:
+        if digest in seen:
+            earlier = await seen[digest]
+            if earlier is not None:
+                mark = ctx.options.verify.mark_review
+                return _reuse(earlier, rendered, timer, mark), rendered
+        else:
+            first = seen[digest] = asyncio.get_running_loop().create_future()
+    try:
+        result, final = await _run_stages(ctx, rendered, timer)
+    except BaseException:
+        if first is not None and not first.done():
+            first.set_result(None)
+        raise
+    if first is not None:
+        first.set_result(None if result.errors else result)
+    return result, final
+
+
+async def _run_stages(
+    ctx: RunContext, rendered: RenderedPage, timer: PageTimer
+) -> tuple[PageResult, RenderedPage]:
+    """Every stage after rendering, in order; the first failure ends the page."""
+    file, index = rendered.file, rendered.index
     state = PageState(rendered=rendered)
     for name, stage in STAGES:
         try:
@@ -151,6 +209,7 @@ async def aparse(
         ctx.emit("document_start", file=file, pages=len(indices))
         keys = (file_digest(path), options_digest(options)) if cache else None
         limit = asyncio.Semaphore(options.budget.pages_in_flight)
+        seen: dict[str, asyncio.Future[PageResult | None]] = {}
 
         async def one(index: int) -> PageResult:
             async with limit:
@@ -158,7 +217,7 @@ async def aparse(
                 if cached is not None:
                     result, rendered = cached, None
                 else:
-                    result, rendered = await parse_page(ctx, source, index)
+                    result, rendered = await parse_page(ctx, source, index, seen)
                     if cache and keys:
                         cache.put(*keys, result)
             if on_page is not None:

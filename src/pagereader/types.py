@@ -214,6 +214,7 @@ class PageResult(Frozen):
     decision: PageDecision | None = None
     blocks: tuple[BlockResult, ...] = ()
     notes: str = ""
+    duplicate_of: int | None = None
     context: PageContext | None = None
     markdown: str = ""
     errors: tuple[ErrorItem, ...] = ()
