@@ -32,6 +32,8 @@ from pagereader.engines.prompts import max_tokens_for, routing_tag, task_prompt
 from pagereader.engines.retry import Backoff, is_retryable_status, parse_retry_after
 from pagereader.errors import EngineError, EngineUnavailableError
 from pagereader.options import OpenAIEngineOptions, RouterOptions
+from pagereader.render.otsl import is_otsl, otsl_to_table
+from pagereader.render.table import table_to_html, table_to_markdown
 from pagereader.types import Recognition
 
 logger = logging.getLogger(__name__)
@@ -202,6 +204,9 @@ class OpenAIEngine:
                 f"; {usage.completion_tokens if usage else '?'} tokens): finish_reason length",
             )
         html = text if request.task == "table" and "<table" in text.lower() else None
+        if request.task == "table" and is_otsl(text):
+            table = otsl_to_table(text)
+            html, text = table_to_html(table), table_to_markdown(table)
         return Recognition(
             text=text,
             html=html,
