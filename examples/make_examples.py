@@ -20,8 +20,8 @@ from pathlib import Path
 
 from pagereader.evaluate import synth
 from pagereader.evaluate.degrade import write_scans
-from pagereader.evaluate.synth import DocTruth
 from pagereader.evaluate.synth_pptx import write_pptx
+from pagereader.evaluate.truth import DocTruth
 
 HERE = Path(__file__).resolve().parent
 logger = logging.getLogger("make_examples")

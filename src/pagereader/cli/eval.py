@@ -70,7 +70,7 @@ def make_evalset_command(
     out: Annotated[Path, typer.Argument(help="folder to write the dataset into")],
 ) -> None:
     """Write a synthetic dataset (slides and legal pages; en, zh-Hant, ko; digital and scans)."""
-    from pagereader.evaluate.synth import make_evalset
+    from pagereader.evaluate.evalset import make_evalset
 
     try:
         manifest = make_evalset(out)

@@ -1,7 +1,7 @@
 """Synthetic documents with known text: digital PDFs with a real text layer, a PPTX with notes,
 and scans of the PDFs at three degradation levels, each with its ground truth per page.
 
-They are what pagereader is tested and demonstrated on, and what `make_evalset` turns into a
+They are what pagereader is tested and demonstrated on, and what evalset.py turns into a
 dataset in pagereader's own format (manifest.jsonl). Output is deterministic: reportlab runs
 in invariant mode and every random effect is seeded from the file, page and level.
 """
@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import functools
 import io
-import json
 import logging
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from PIL import Image, ImageDraw
-from pydantic import BaseModel, ConfigDict
 from reportlab.lib.pagesizes import A4, A5
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
@@ -26,8 +24,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pagereader.errors import DependencyError
 from pagereader.evaluate import synth_text as corpus
-from pagereader.evaluate.degrade import LEVELS, write_scans
 from pagereader.evaluate.synth_text import LegalPage, Slide, TableSpec
+from pagereader.evaluate.truth import DocTruth, PageTruth
 
 logger = logging.getLogger(__name__)
 
@@ -46,55 +44,7 @@ FONTS: dict[str, tuple[str, str]] = {
     "PR-Hangul": ("nanum/NanumGothic.ttf", "fonts-nanum"),
 }
 LANG_FONT: dict[str, str] = {"en": "PR-Latin", "zh-Hant": "PR-Han", "ko": "PR-Hangul"}
-CRITICAL: dict[str, tuple[str, ...]] = {
-    "en": (r"(?:Article|Section) \d+(?:\.\d+)*", r"\b(?:shall not|shall|may|must)\b"),
-    "zh-Hant": ("第[一二三四五六七八九十百]+條", "不得|得|應|須"),
-    "ko": (r"제\d+조", r"하여야\s*한다|할\s*수\s*있다|아니\s*된다"),
-}
 _NO_LINE_START = set("，。、；：）」』！？")
-
-
-class PageTruth(BaseModel):
-    """The exact text of one page in reading order, its language, and what else it holds."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    page: int
-    lang: str
-    text: str
-    notes: str = ""
-    tables_html: tuple[str, ...] = ()
-    furniture: tuple[str, ...] = ()
-
-    @property
-    def body(self) -> str:
-        """The text without running headers and page numbers (what Markdown output keeps)."""
-        skip = set(self.furniture)
-        return "\n".join(line for line in self.text.splitlines() if line not in skip)
-
-
-class DocTruth(BaseModel):
-    """Ground truth of one generated file, page by page."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    file: str
-    pages: tuple[PageTruth, ...]
-
-    def write(self, out_dir: Path, *, page_texts: bool = True) -> None:
-        """Write ``<file>.truth.json`` and, unless told not to, ``<stem>.pN.txt`` per page."""
-        target = out_dir / f"{self.file}.truth.json"
-        target.write_text(self.model_dump_json(indent=2) + "\n", encoding="utf-8")
-        if not page_texts:
-            return
-        stem = Path(self.file).stem
-        for page in self.pages:
-            (out_dir / f"{stem}.p{page.page}.txt").write_text(page.text + "\n", encoding="utf-8")
-
-    @classmethod
-    def read(cls, path: Path) -> DocTruth:
-        """Load a ``.truth.json`` written by `write`."""
-        return cls.model_validate_json(path.read_text(encoding="utf-8"))
 
 
 def find_font(relative: str, package: str) -> Path:
@@ -392,51 +342,6 @@ def write_mixed_pdf(path: Path) -> DocTruth:
     truth = DocTruth(file=path.name, pages=(_finish(sheet, 1, "en+zh-Hant"),))
     canvas.save()
     return truth
-
-
-def make_evalset(out_dir: Path) -> Path:
-    """Write a synthetic dataset in pagereader's format and return its manifest.jsonl.
-
-    Slides and legal pages in English, Traditional Chinese and Korean, each digital and as
-    image-only scans at the light, medium and heavy levels; one manifest line per page.
-    Legal pages name their critical patterns; slides use the evaluator's defaults per lang.
-    References hold the body text: running headers and page numbers are furniture, which the
-    Markdown leaves out (they stay in the JSON).
-    """
-    out_dir.mkdir(parents=True, exist_ok=True)
-    short = {"en": "en", "zh-Hant": "zh", "ko": "ko"}
-    docs: list[tuple[Path, DocTruth]] = []
-    for lang in corpus.LANGS:
-        slides = out_dir / f"slides-{short[lang]}.pdf"
-        docs.append((slides, write_deck_pdf(slides, corpus.SLIDES[lang], table=None)))
-        legal = out_dir / f"legal-{short[lang]}.pdf"
-        docs.append((legal, write_legal_pdf(legal, corpus.LEGAL[lang])))
-    lines: list[str] = []
-    for pdf_path, truth in docs:
-        truth.write(out_dir)
-        variants = [pdf_path.name]
-        for level in LEVELS:
-            scan = out_dir / f"{pdf_path.stem}.scan-{level}.pdf"
-            write_scans(pdf_path, scan, level)
-            variants.append(scan.name)
-        for page in truth.pages:
-            body = out_dir / f"{pdf_path.stem}.p{page.page}.body.txt"
-            body.write_text(page.body + "\n", encoding="utf-8")
-        for name in variants:
-            for page in truth.pages:
-                record: dict[str, object] = {
-                    "file": name,
-                    "page": page.page,
-                    "reference": f"{pdf_path.stem}.p{page.page}.body.txt",
-                    "lang": page.lang,
-                }
-                if pdf_path.stem.startswith("legal"):
-                    record["critical"] = list(CRITICAL[page.lang])
-                lines.append(json.dumps(record, ensure_ascii=False))
-    manifest = out_dir / "manifest.jsonl"
-    manifest.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    logger.info("wrote %d pages to %s", len(lines), manifest)
-    return manifest
 
 
 def deck_slides() -> tuple[Slide, ...]:

@@ -14,8 +14,9 @@ from pptx.shapes.base import BaseShape
 from pptx.util import Emu, Pt
 
 from pagereader.evaluate import synth_text as corpus
-from pagereader.evaluate.synth import DocTruth, PageTruth, chart_png
+from pagereader.evaluate.synth import chart_png
 from pagereader.evaluate.synth_text import Slide, TableSpec
+from pagereader.evaluate.truth import DocTruth, PageTruth
 
 FIXED_DATE = dt.datetime(2025, 1, 1, tzinfo=dt.UTC)
 
