@@ -8,7 +8,8 @@ import re
 from dataclasses import dataclass, field, replace
 
 from pagereader.errors import ConfigError
-from pagereader.planner.catalog import GpuSpec, ModelSpec, get_gpu
+from pagereader.planner.catalog import ModelSpec
+from pagereader.planner.hardware import GpuSpec, get_gpu
 from pagereader.planner.memory import (
     BYTES_PER_PARAM,
     GPU_MEMORY_UTILIZATION,

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pagereader.errors import ConfigError
-from pagereader.planner.catalog import GpuSpec, ModelSpec
+from pagereader.planner.catalog import ModelSpec
+from pagereader.planner.hardware import GpuSpec
 
 WeightDtype = Literal["bf16", "fp8", "int4"]
 KvDtype = Literal["bf16", "fp8"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pagereader.planner.catalog import NOTES, ModelSpec, get_model
+from pagereader.planner.catalog import ModelSpec, get_model
+from pagereader.planner.hardware import NOTES
 from pagereader.planner.layouts import Fit, GpuSet, Layout, decode_seconds_per_token
 from pagereader.planner.memory import (
     GB,

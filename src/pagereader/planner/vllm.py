@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 
-from pagereader.planner.catalog import GpuSpec, ModelSpec
+from pagereader.planner.catalog import ModelSpec
+from pagereader.planner.hardware import GpuSpec
 from pagereader.planner.layouts import MAX_NUM_SEQS, Instance, Layout
 from pagereader.planner.memory import MAX_MODEL_LEN, REQUEST_MIN_PIXELS, SERVE_MAX_PIXELS
 

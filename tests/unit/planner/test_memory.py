@@ -6,7 +6,7 @@ import pytest
 
 from pagereader.errors import ConfigError
 from pagereader.planner import get_model, kv_bytes_per_token, linear_state_bytes, visual_tokens
-from pagereader.planner.catalog import get_gpu
+from pagereader.planner.hardware import get_gpu
 from pagereader.planner.memory import budget, smart_resize, weights_bytes
 
 KIB = 1024
