@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from lxml import html as lxml_html
 from rapidfuzz import fuzz
 
 from pagereader.checks.base import Subject
 from pagereader.checks.text import normalize
+from pagereader.render.table import html_to_table
 from pagereader.types import Finding
 
 _STRUCTURE = ("table", "thead", "tbody", "tfoot", "tr", "td", "th")
@@ -59,36 +59,18 @@ def html_problems(markup: str) -> list[str]:
     return problems
 
 
-def _span(cell: lxml_html.HtmlElement, name: str) -> int:
-    try:
-        return max(1, min(1000, int(str(cell.get(name, "1")).strip() or "1")))
-    except ValueError:
-        return 1
-
-
 def html_grid(markup: str) -> list[list[str]]:
     """The first table as rows of slots; a spanning cell fills every slot it covers, with its
-    text in the first one and ``None``-like empty strings after."""
-    root = lxml_html.fromstring(f"<div>{markup}</div>")
-    table = next(root.iter("table"), None)
-    if table is None:
-        return []
-    grid: dict[tuple[int, int], str] = {}
-    rows = [tr for tr in table.iter("tr")]
-    for r, tr in enumerate(rows):
-        c = 0
-        for cell in tr:
-            if not isinstance(cell.tag, str) or cell.tag not in ("td", "th"):
-                continue
-            while (r, c) in grid:
-                c += 1
-            text = cell.text_content()
-            for dr in range(_span(cell, "rowspan")):
-                for dc in range(_span(cell, "colspan")):
-                    grid[(r + dr, c + dc)] = text if (dr, dc) == (0, 0) else ""
-            c += _span(cell, "colspan")
+    text in the first one and empty strings after."""
+    table = html_to_table(markup)
+    slots: dict[tuple[int, int], str] = {}
+    for cell in table.cells:
+        for dr in range(cell.row_span):
+            for dc in range(cell.col_span):
+                slots[(cell.row + dr, cell.col + dc)] = cell.text if (dr, dc) == (0, 0) else ""
     return [
-        [grid[(r, c)] for c in sorted(c for (rr, c) in grid if rr == r)] for r in range(len(rows))
+        [slots[(r, c)] for c in sorted(c for (rr, c) in slots if rr == r)]
+        for r in range(table.rows)
     ]
 
 
