@@ -14,6 +14,7 @@ ENV_CONFIG = "PAGEREADER_CONFIG"
 ENV_DPI = "PAGEREADER_DPI"
 ENV_TESSERACT = "PAGEREADER_TESSERACT"
 ENV_SOFFICE = "PAGEREADER_SOFFICE"
+ENV_TOKENS = "PAGEREADER_TOKENS"
 
 
 def resolve_options(config: str | Path | None = None) -> Options:
@@ -36,3 +37,8 @@ def tesseract_binary(default: str = "tesseract") -> str:
 def soffice_binary() -> str | None:
     """An explicit LibreOffice executable, if the environment names one."""
     return os.environ.get(ENV_SOFFICE)
+
+
+def service_tokens() -> str | None:
+    """The service's API tokens given in the environment (NAME:ROLE:TOKEN, comma-separated)."""
+    return os.environ.get(ENV_TOKENS)

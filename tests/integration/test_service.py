@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from pagereader.options import Options
 from pagereader.service.app import create_app
 from pagereader.service.engine_api import serve_in_thread
+from pagereader.service.limits import ServiceLimits
 
 DECK = Path(__file__).parents[2] / "examples" / "deck.pdf"
 FINISHED = {"ok", "partial", "failed"}
@@ -91,7 +92,8 @@ def test_upload_poll_fetch_and_restart(tmp_path: Path) -> None:
         listed = client.get("/v1/jobs", params={"status": "ok"}).json()["jobs"]
         assert {j["id"] for j in listed} == {deck_id, again}
         assert client.get("/v1/jobs", params={"status": "done"}).status_code == 400
-        assert client.delete(f"/v1/jobs/{again}").json() == {"id": again, "deleted": True}
+        deleted = client.delete(f"/v1/jobs/{again}").json()
+        assert deleted == {"id": again, "deleted": True, "cancelled": False}
         assert client.get(f"/v1/jobs/{again}").status_code == 404
         assert not (tmp_path / "jobs" / again).exists()
         assert client.delete(f"/v1/jobs/{again}").status_code == 404
@@ -112,16 +114,16 @@ def test_upload_poll_fetch_and_restart(tmp_path: Path) -> None:
 
 
 def test_unfinished_jobs_answer_409_and_bad_requests_400(tmp_path: Path) -> None:
-    client = TestClient(create_app(tmp_path, Options(), max_upload_bytes=1000))
+    limits = ServiceLimits(max_upload_bytes=1000)
+    client = TestClient(create_app(tmp_path, Options(), limits=limits), base_url="http://127.0.0.1")
     queued = client.post("/v1/documents", files={"file": ("scan.png", b"\x89PNG" + b"0" * 10)})
     assert queued.status_code == 202 and queued.headers["location"].endswith(queued.json()["id"])
     job_id = queued.json()["id"]
     answer = client.get(f"/v1/jobs/{job_id}/document.md")
     assert answer.status_code == 409 and "queued" in answer.json()["error"]
-    assert client.delete(f"/v1/jobs/{job_id}").status_code == 409
     assert client.get("/v1/jobs/0123/document.md").status_code == 404
     too_big = client.post("/v1/documents", files={"file": ("big.pdf", b"0" * 1001)})
-    assert too_big.status_code == 400 and "limit of 1000 bytes" in too_big.json()["error"]
+    assert too_big.status_code == 413 and "limit of 1000 bytes" in too_big.json()["error"]
     missing = client.post("/v1/documents", data={"other": "x"})
     assert missing.status_code == 400 and "'file'" in missing.json()["error"]
     assert json.loads(client.get("/v1/jobs").text)["jobs"][0]["status"] == "queued"

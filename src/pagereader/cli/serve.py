@@ -17,28 +17,53 @@ def serve_command(
     ] = Path("pagereader-data"),
     config: Annotated[Path | None, typer.Option(help="TOML config (engines, routes)")] = None,
     workers: Annotated[int, typer.Option(min=1, max=64, help="documents parsed at once")] = 1,
+    token_file: Annotated[
+        Path | None,
+        typer.Option(help="API tokens, one NAME:ROLE:TOKEN line each (also PAGEREADER_TOKENS)"),
+    ] = None,
+    max_upload_mb: Annotated[
+        float, typer.Option(min=0.001, help="largest upload in MiB, enforced while streaming")
+    ] = 200,
+    max_pages: Annotated[int, typer.Option(min=1, help="most pages one job may have")] = 1000,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(help="a browser origin allowed to call the API (CORS); repeatable"),
+    ] = None,
+    docs: Annotated[
+        bool, typer.Option(help="serve /docs and /openapi.json, behind the tokens")
+    ] = False,
     debug: Annotated[bool, typer.Option(help="debug logs")] = False,
 ) -> None:
-    """Serve POST /v1/documents and GET /v1/jobs/{id}[/document.md|document.json|...]; jobs
-    live in DATA_DIR/jobs.sqlite and survive a restart."""
+    """Serve POST /v1/documents and GET /v1/jobs/{id}, .../document.md, .../document.json;
+    jobs live in DATA_DIR/jobs.sqlite and survive a restart. Without tokens only a loopback
+    address is served."""
     import uvicorn
 
     from pagereader.errors import PagereaderError
     from pagereader.service.app import create_app
-    from pagereader.settings import resolve_options
+    from pagereader.service.auth import TokenStore, check_bind
+    from pagereader.service.limits import MIB, ServiceLimits
+    from pagereader.settings import resolve_options, service_tokens
 
     logging.basicConfig(
         level=logging.DEBUG if debug else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     try:
-        app = create_app(data_dir, resolve_options(config), workers=workers)
+        tokens = TokenStore.load(token_file, service_tokens())
+        check_bind(host, tokens)
+        limits = ServiceLimits(
+            max_upload_bytes=int(max_upload_mb * MIB),
+            max_pages=max_pages,
+            allowed_origins=tuple(allow_origin or ()),
+            docs=docs,
+        )
+        app = create_app(
+            data_dir, resolve_options(config), workers=workers, limits=limits, tokens=tokens
+        )
     except PagereaderError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level="debug" if debug else "info",
-    )
+    if tokens:
+        logging.getLogger(__name__).info("%d API token(s) loaded", len(tokens))
+    uvicorn.run(app, host=host, port=port, log_level="debug" if debug else "info")

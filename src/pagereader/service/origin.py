@@ -1,0 +1,100 @@
+"""Closed CORS: a browser page of another origin gets no answer from the service.
+
+Browsers send ``Origin`` on cross-origin requests (and ``Sec-Fetch-Site``); a request whose
+origin is neither the service's own nor listed in ``allowed_origins`` is refused with 403 before
+any handler runs, so a foreign page can neither read nor change jobs. No CORS header is ever sent
+except to a listed origin. An open service (no tokens) also checks the Host header against the
+loopback names, so a DNS-rebinding page cannot pose as same-origin.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from pagereader.service.auth import is_loopback
+
+logger = logging.getLogger(__name__)
+
+SECURITY_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer")]
+
+
+def _host_name(host: str) -> str:
+    """The name part of a Host header ("[::1]:8080" -> "::1", "a:80" -> "a")."""
+    if host.startswith("["):
+        return host[1:].split("]", 1)[0]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+class OriginGuard:
+    """ASGI middleware refusing cross-origin and (when open) non-loopback-Host requests."""
+
+    def __init__(self, app: ASGIApp, allowed_origins: tuple[str, ...], open_api: bool) -> None:
+        self.app = app
+        self.allowed = frozenset(o.rstrip("/") for o in allowed_origins)
+        self.open_api = open_api
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        host = headers.get("host", "")
+        origin = headers.get("origin", "").rstrip("/")
+        if self.open_api and not is_loopback(_host_name(host)):
+            await _refuse(send, f"host {host!r} refused: this service answers loopback names only")
+            return
+        listed = origin in self.allowed
+        own = origin == f"{scope.get('scheme', 'http')}://{host}"
+        if origin and not (own or listed):
+            await _refuse(send, f"cross-origin request from {origin} refused")
+            return
+        site = headers.get("sec-fetch-site", "")
+        if site in ("cross-site", "same-site") and not listed:
+            await _refuse(send, "cross-site request refused")
+            return
+        if listed and scope["method"] == "OPTIONS":
+            await _preflight(send, origin)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                extra = list(SECURITY_HEADERS)
+                if listed:
+                    extra += [
+                        (b"access-control-allow-origin", origin.encode()),
+                        (b"vary", b"Origin"),
+                    ]
+                message["headers"] = list(message.get("headers", [])) + extra
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+async def _refuse(send: Send, message: str) -> None:
+    logger.info("refused: %s", message)
+    await _respond(send, 403, {"error": message}, [])
+
+
+async def _preflight(send: Send, origin: str) -> None:
+    headers = [
+        (b"access-control-allow-origin", origin.encode()),
+        (b"access-control-allow-methods", b"GET, POST, DELETE"),
+        (b"access-control-allow-headers", b"authorization, content-type"),
+        (b"access-control-max-age", b"600"),
+        (b"vary", b"Origin"),
+    ]
+    await _respond(send, 204, None, headers)
+
+
+async def _respond(send: Send, status: int, body: Any, headers: list[tuple[bytes, bytes]]) -> None:
+    data = json.dumps(body).encode() if body is not None else b""
+    start_headers = [*headers, *SECURITY_HEADERS]
+    if body is not None:
+        start_headers += [(b"content-type", b"application/json")]
+    start_headers.append((b"content-length", str(len(data)).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": start_headers})
+    await send({"type": "http.response.body", "body": data})

@@ -1,0 +1,168 @@
+"""The service's workers: claim queued jobs, parse them, record the outcome, cancel on request.
+
+Workers are asyncio tasks of the server's own loop; they share one RunContext, so models load
+once, and at most ``workers`` documents are parsed at a time. Each job runs in its own task so
+that DELETE can cancel it; a job interrupted by a stop (or a crash) stays ``running`` in the
+store and is queued again at the next start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shutil
+from pathlib import Path
+
+from pagereader.cache import PageCache
+from pagereader.context import ProgressEvent
+from pagereader.errors import InputError, PagereaderError, PasswordRequiredError
+from pagereader.options import Options
+from pagereader.pipeline import aparse_to_folder, make_context
+from pagereader.service.jobs import FINISHED, Job, JobStore
+from pagereader.service.limits import ServiceLimits
+from pagereader.types import DocumentResult, ErrorItem
+
+logger = logging.getLogger(__name__)
+
+PASSWORD_HINT = (
+    "the service takes no passwords: decrypt the PDF first (e.g. qpdf --decrypt "
+    "--password=... in.pdf out.pdf) and upload the result, or parse it with the CLI's --password"
+)
+
+
+class TooManyPagesError(InputError):
+    """A document longer than the service's page cap."""
+
+    default_hint = "split the document, or start the service with a higher --max-pages"
+
+
+class Service:
+    """The store, the cache, the shared run context and the workers of one app."""
+
+    def __init__(self, data_dir: Path, options: Options, workers: int, limits: ServiceLimits):
+        self.data_dir = data_dir
+        self.options = options
+        self.limits = limits
+        self.workers = max(1, workers)
+        self.uploads = data_dir / "uploads"
+        self.outputs = data_dir / "jobs"
+        self.store = JobStore(data_dir / "jobs.sqlite")
+        self.cache = PageCache(data_dir / "cache.sqlite")
+        self.ctx = make_context(options, on_event=self._on_event)
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._running: dict[str, asyncio.Task[None]] = {}
+        self._cancelled: set[str] = set()
+        if self.store.requeued:
+            logger.warning("re-queued %d interrupted job(s)", self.store.requeued)
+
+    def upload_path(self, job: Job) -> Path:
+        return self.uploads / job.id / job.file_name
+
+    def _on_event(self, event: ProgressEvent) -> None:
+        """Pipeline progress -> the job row (the upload folder's name is the job id)."""
+        file = event.get("file")
+        if not isinstance(file, str):
+            return
+        path = Path(file)
+        if path.parent.parent != self.uploads:
+            return
+        if event["event"] == "document_start":
+            pages = int(event["pages"])
+            if pages > self.limits.max_pages:
+                raise TooManyPagesError(
+                    f"{pages} pages, over the service's limit of {self.limits.max_pages} "
+                    "pages per job",
+                    file=path.name,
+                )
+            self.store.set_total(path.parent.name, pages)
+        elif event["event"] == "page_done":
+            self.store.page_done(path.parent.name)
+
+    def start(self) -> None:
+        self._tasks = [asyncio.create_task(self._work()) for _ in range(self.workers)]
+        self._wake.set()
+
+    async def stop(self) -> None:
+        """Stop the workers (an interrupted job is re-queued at the next start) and close."""
+        for task in [*self._tasks, *self._running.values()]:
+            task.cancel()
+        await asyncio.gather(*self._tasks, *self._running.values(), return_exceptions=True)
+        await asyncio.gather(
+            *(engine.aclose() for engine in self.ctx.engines.values()), return_exceptions=True
+        )
+        self.cache.close()
+        self.store.close()
+
+    def notify(self) -> None:
+        self._wake.set()
+
+    async def _work(self) -> None:
+        while True:
+            job = self.store.claim()
+            if job is None:
+                self._wake.clear()
+                job = self.store.claim()
+            if job is None:
+                await self._wake.wait()
+                continue
+            task = asyncio.create_task(self._run(job))
+            self._running[job.id] = task
+            try:
+                await task
+            except asyncio.CancelledError:
+                if job.id not in self._cancelled:
+                    raise
+                logger.info("job %s: cancelled", job.id)
+            finally:
+                self._running.pop(job.id, None)
+                self._cancelled.discard(job.id)
+
+    async def _run(self, job: Job) -> None:
+        folder = Path(job.output)
+        logger.info("job %s: parsing %s", job.id, job.file_name)
+        try:
+            await asyncio.to_thread(shutil.rmtree, folder, True)
+            result = await aparse_to_folder(self.upload_path(job), folder, self.ctx, self.cache)
+        except PagereaderError as exc:
+            self.store.finish(job.id, "failed", [self._line(job, exc.to_item())])
+            logger.info("job %s: failed", job.id)
+        except Exception as exc:
+            logger.exception("job %s failed", job.id)
+            self.store.finish(
+                job.id, "failed", [f"{job.file_name}: internal error: {type(exc).__name__}: {exc}"]
+            )
+        else:
+            self._finish(job, result)
+
+    def _finish(self, job: Job, result: DocumentResult) -> None:
+        lines = [self._line(job, item) for item in result.errors]
+        self.store.finish(job.id, result.status, lines)
+        logger.info("job %s: %s, %d page(s)", job.id, result.status, len(result.pages))
+
+    def _line(self, job: Job, item: ErrorItem) -> str:
+        """An error line naming the uploaded file, not the server's copy of it, with hints that
+        make sense for an API caller."""
+        update: dict[str, str] = {}
+        if item.file in (str(self.upload_path(job)), job.file_name):
+            update["file"] = job.file_name
+        if item.hint == PasswordRequiredError.default_hint:
+            update["hint"] = PASSWORD_HINT
+        return item.model_copy(update=update).line() if update else item.line()
+
+    async def delete(self, job_id: str) -> tuple[Job | None, bool]:
+        """Delete a job and its files, cancelling it first when it runs; returns the job (None
+        when unknown) and whether it was cancelled."""
+        job = self.store.get(job_id)
+        if job is None:
+            return None, False
+        task = self._running.get(job_id)
+        cancelled = task is not None and job.status not in FINISHED
+        if task is not None:
+            self._cancelled.add(job_id)
+            task.cancel()
+            await asyncio.wait([task], timeout=30)
+        self.store.delete(job_id)
+        for folder in (Path(job.output), self.uploads / job_id):
+            await asyncio.to_thread(shutil.rmtree, folder, True)
+        return job, cancelled
