@@ -25,8 +25,8 @@ from pagereader.types import DocumentResult, ErrorItem
 logger = logging.getLogger(__name__)
 
 PASSWORD_HINT = (
-    "the service takes no passwords: decrypt the PDF first (e.g. qpdf --decrypt "
-    "--password=... in.pdf out.pdf) and upload the result, or parse it with the CLI's --password"
+    "the service takes no passwords: decrypt the PDF first (e.g. with qpdf --decrypt) and "
+    "upload the result"
 )
 
 
