@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -17,21 +18,35 @@ def serve_engine_command(
     ocr: Annotated[
         str, typer.Option(help="embedded OCR for text prompts: rapidocr or tesseract")
     ] = "rapidocr",
+    config: Annotated[
+        Path | None, typer.Option(help="TOML config; its render.max_image_pixels caps images")
+    ] = None,
+    max_request_mb: Annotated[
+        float, typer.Option(min=0.001, help="largest request body in MiB")
+    ] = 64,
     debug: Annotated[bool, typer.Option(help="debug logs")] = False,
 ) -> None:
     """Serve /v1/models and /v1/chat/completions, answering the paddleocr-vl task prompts
     ("OCR:", "Table Recognition:", ...) with the embedded engines; no GPU needed."""
     import uvicorn
 
+    from pagereader.errors import PagereaderError
     from pagereader.service.engine_api import create_app
+    from pagereader.settings import resolve_options
 
     if ocr not in ("rapidocr", "tesseract"):
         typer.echo(f"error: --ocr must be rapidocr or tesseract, got {ocr!r}", err=True)
         raise typer.Exit(2)
+    try:
+        options = resolve_options(config)
+    except PagereaderError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING)
-    uvicorn.run(
-        create_app(model=model, ocr=ocr),
-        host=host,
-        port=port,
-        log_level="debug" if debug else "info",
+    app = create_app(
+        model=model,
+        ocr=ocr,
+        max_image_pixels=options.render.max_image_pixels,
+        max_request_bytes=int(max_request_mb * 1024 * 1024),
     )
+    uvicorn.run(app, host=host, port=port, log_level="debug" if debug else "info")

@@ -6,14 +6,15 @@ every served-VLM path of the pipeline (request shape, retries, routing, deadline
 real on a machine with no GPU. Like vLLM it reads ``mm_processor_kwargs`` (the pixel bounds set
 the visual-token count reported in ``usage.prompt_tokens``) and honours ``max_tokens`` with
 finish_reason ``length``. Any model name is accepted; ``/v1/models`` lists the served one.
+Malformed requests are refused with 400 like vLLM (engine_requests.py); ``stream: true`` is
+answered with server-sent chunks.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
+import asyncio
 import contextlib
-import io
+import json
 import logging
 import socket
 import threading
@@ -23,9 +24,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import uvicorn
-from fastapi import FastAPI
-from fastapi.responses import JSONResponse
-from PIL import Image, UnidentifiedImageError
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, StreamingResponse
+from PIL import Image
 
 from pagereader.engines.base import BlockRequest, Engine
 from pagereader.engines.prompts import task_of_prompt
@@ -33,60 +34,18 @@ from pagereader.engines.rapidocr import RapidOCREngine
 from pagereader.engines.table import TableGridEngine
 from pagereader.engines.tesseract import TesseractEngine
 from pagereader.errors import PagereaderError
+from pagereader.options import RenderOptions
 from pagereader.planner.memory import smart_resize
+from pagereader.service.engine_requests import ApiError, decode_image, parse_request
 from pagereader.types import Block, BlockKind, Task
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_MODEL = "pagereader/embedded"
 PATCH_FACTOR = 28
-DEFAULT_MIN_PIXELS = 112_896
-DEFAULT_MAX_PIXELS = 1_003_520
+MAX_REQUEST_BYTES = 64 * 1024 * 1024
+STREAM_PIECE = 16
 _KIND_OF_TASK: dict[str, BlockKind] = {"table": "table", "formula": "formula", "chart": "figure"}
-
-
-class ApiError(Exception):
-    """A request the server refuses, answered as an OpenAI-style error body."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
-def _decode_image(url: str) -> Image.Image:
-    if not url.startswith("data:") or ";base64," not in url:
-        raise ApiError(400, "image_url must be a base64 data URL (this server fetches nothing)")
-    try:
-        data = base64.b64decode(url.split(";base64,", 1)[1], validate=True)
-        image = Image.open(io.BytesIO(data))
-        image.load()
-    except (binascii.Error, UnidentifiedImageError, OSError) as exc:
-        raise ApiError(400, f"cannot decode the image: {exc}") from exc
-    return image
-
-
-def parse_messages(messages: Any) -> tuple[Image.Image, str]:
-    """The image and the text prompt of the last user message."""
-    if not isinstance(messages, list):
-        raise ApiError(400, "messages must be a list")
-    user = [m for m in messages if isinstance(m, dict) and m.get("role") == "user"]
-    if not user:
-        raise ApiError(400, "no user message")
-    content = user[-1].get("content")
-    parts = content if isinstance(content, list) else [{"type": "text", "text": content}]
-    image: Image.Image | None = None
-    texts: list[str] = []
-    for part in parts:
-        if not isinstance(part, dict):
-            continue
-        if part.get("type") == "image_url":
-            image = _decode_image(str((part.get("image_url") or {}).get("url", "")))
-        elif part.get("type") == "text":
-            texts.append(str(part.get("text", "")))
-    if image is None:
-        raise ApiError(400, "the user message has no image_url part")
-    return image, " ".join(texts).strip()
 
 
 class EmbeddedAnswerer:
@@ -122,17 +81,6 @@ class EmbeddedAnswerer:
         return (await self.ocr.recognize(request)).text
 
 
-def _pixels(body: dict[str, Any]) -> tuple[int, int]:
-    kwargs = body.get("mm_processor_kwargs") or {}
-    low = int(kwargs.get("min_pixels", DEFAULT_MIN_PIXELS))
-    high = int(kwargs.get("max_pixels", DEFAULT_MAX_PIXELS))
-    if low <= 0 or high < low:
-        raise ApiError(
-            400, f"mm_processor_kwargs: need 0 < min_pixels <= max_pixels, got {low} and {high}"
-        )
-    return low, high
-
-
 def completion(
     model: str, text: str, finish: str, prompt_tokens: int, completion_tokens: int
 ) -> dict[str, Any]:
@@ -145,17 +93,67 @@ def completion(
         "choices": [
             {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish}
         ],
-        "usage": {
-            "prompt_tokens": prompt_tokens,
-            "completion_tokens": completion_tokens,
-            "total_tokens": prompt_tokens + completion_tokens,
-        },
+        "usage": _usage(prompt_tokens, completion_tokens),
     }
 
 
-def create_app(model: str = DEFAULT_MODEL, ocr: str = "rapidocr") -> FastAPI:
+def _usage(prompt_tokens: int, completion_tokens: int) -> dict[str, int]:
+    return {
+        "prompt_tokens": prompt_tokens,
+        "completion_tokens": completion_tokens,
+        "total_tokens": prompt_tokens + completion_tokens,
+    }
+
+
+def sse_chunks(model: str, text: str, finish: str, usage: dict[str, int] | None) -> Iterator[bytes]:
+    """The answer as server-sent events, the way the openai client reads a stream: a role
+    delta, content deltas, a finish chunk, an optional usage chunk, then ``[DONE]``."""
+    base = {
+        "id": f"chatcmpl-{uuid.uuid4().hex}",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": model,
+    }
+
+    def event(delta: dict[str, str], reason: str | None) -> bytes:
+        choice = {"index": 0, "delta": delta, "finish_reason": reason}
+        return f"data: {json.dumps({**base, 'choices': [choice]})}\n\n".encode()
+
+    yield event({"role": "assistant", "content": ""}, None)
+    for start in range(0, len(text), STREAM_PIECE):
+        yield event({"content": text[start : start + STREAM_PIECE]}, None)
+    yield event({}, finish)
+    if usage is not None:
+        yield f"data: {json.dumps({**base, 'choices': [], 'usage': usage})}\n\n".encode()
+    yield b"data: [DONE]\n\n"
+
+
+async def _read_json(request: Request, max_bytes: int) -> Any:
+    """The JSON body, refused (413) past ``max_bytes`` while it streams in."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > max_bytes:
+        raise ApiError(413, f"the request is larger than this server's limit of {max_bytes} bytes")
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > max_bytes:
+            raise ApiError(
+                413, f"the request is larger than this server's limit of {max_bytes} bytes"
+            )
+    try:
+        return json.loads(data)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ApiError(400, f"the body is not valid JSON: {exc}") from exc
+
+
+def create_app(
+    model: str = DEFAULT_MODEL,
+    ocr: str = "rapidocr",
+    max_image_pixels: int = RenderOptions().max_image_pixels,
+    max_request_bytes: int = MAX_REQUEST_BYTES,
+) -> FastAPI:
     """The FastAPI app: ``/v1/models`` and ``/v1/chat/completions``."""
-    app = FastAPI(title="pagereader engine API")
+    app = FastAPI(title="pagereader engine API", docs_url=None, redoc_url=None, openapi_url=None)
     answerer = EmbeddedAnswerer(ocr)
 
     @app.get("/v1/models")
@@ -165,41 +163,32 @@ def create_app(model: str = DEFAULT_MODEL, ocr: str = "rapidocr") -> FastAPI:
             "data": [{"id": model, "object": "model", "created": 0, "owned_by": "pagereader"}],
         }
 
-    @app.post("/v1/chat/completions")
-    async def chat(body: dict[str, Any]) -> JSONResponse:
+    @app.post("/v1/chat/completions", response_model=None)
+    async def chat(request: Request) -> JSONResponse | StreamingResponse:
         try:
-            image, prompt = parse_messages(body.get("messages"))
-            low, high = _pixels(body)
-            task: Task = task_of_prompt(prompt) or "text"  # type: ignore[assignment]
-            text = await answerer.answer(image, task, low, high)
+            chat = parse_request(await _read_json(request, max_request_bytes))
+            image = await asyncio.to_thread(decode_image, chat.image_url, max_image_pixels)
+            task: Task = task_of_prompt(chat.prompt) or "text"  # type: ignore[assignment]
+            text = await answerer.answer(image, task, chat.min_pixels, chat.max_pixels)
         except ApiError as exc:
-            return JSONResponse(
-                {
-                    "error": {
-                        "message": exc.message,
-                        "type": "invalid_request_error",
-                        "code": exc.status,
-                    }
-                },
-                status_code=exc.status,
-            )
+            return JSONResponse(exc.body(), status_code=exc.status)
         except PagereaderError as exc:
-            return JSONResponse(
-                {"error": {"message": exc.message, "type": "server_error", "code": 500}},
-                status_code=500,
-            )
-        h, w = smart_resize(image.height, image.width, PATCH_FACTOR, low, high)
-        prompt_tokens = h * w // PATCH_FACTOR**2 + len(prompt.split()) + 8
+            return JSONResponse(ApiError(500, exc.message).body(), status_code=500)
+        h, w = smart_resize(
+            image.height, image.width, PATCH_FACTOR, chat.min_pixels, chat.max_pixels
+        )
+        prompt_tokens = h * w // PATCH_FACTOR**2 + len(chat.prompt.split()) + 8
         completion_tokens = max(1, -(-len(text) // 3))
         finish = "stop"
-        limit = body.get("max_tokens") or body.get("max_completion_tokens")
-        if limit and completion_tokens > int(limit):
-            text, completion_tokens, finish = text[: int(limit) * 3], int(limit), "length"
-        return JSONResponse(
-            completion(
-                str(body.get("model") or model), text, finish, prompt_tokens, completion_tokens
+        if chat.max_tokens is not None and completion_tokens > chat.max_tokens:
+            text, completion_tokens, finish = text[: chat.max_tokens * 3], chat.max_tokens, "length"
+        name = chat.model or model
+        if chat.stream:
+            usage = _usage(prompt_tokens, completion_tokens) if chat.include_usage else None
+            return StreamingResponse(
+                sse_chunks(name, text, finish, usage), media_type="text/event-stream"
             )
-        )
+        return JSONResponse(completion(name, text, finish, prompt_tokens, completion_tokens))
 
     return app
 
