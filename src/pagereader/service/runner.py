@@ -55,6 +55,18 @@ class Service:
         self._cancelled: set[str] = set()
         if self.store.requeued:
             logger.warning("re-queued %d interrupted job(s)", self.store.requeued)
+        self._sweep()
+
+    def _sweep(self) -> None:
+        """Remove the folders of uploads cut off by a crash (and of half-deleted jobs): a folder
+        whose job is not in the store belongs to nobody."""
+        known = {job.id for job in self.store.list_jobs()}
+        for root in (self.uploads, self.outputs):
+            stray = [p for p in root.iterdir() if p.name not in known] if root.is_dir() else []
+            for folder in stray:
+                shutil.rmtree(folder, ignore_errors=True)
+            if stray:
+                logger.warning("removed %d folder(s) without a job from %s", len(stray), root)
 
     def upload_path(self, job: Job) -> Path:
         return self.uploads / job.id / job.file_name
