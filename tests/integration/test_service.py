@@ -128,3 +128,16 @@ def test_unfinished_jobs_answer_409_and_bad_requests_400(tmp_path: Path) -> None
     assert missing.status_code == 400 and "'file'" in missing.json()["error"]
     assert json.loads(client.get("/v1/jobs").text)["jobs"][0]["status"] == "queued"
     asyncio.run(client.app.state.service.stop())  # type: ignore[attr-defined]
+
+
+def test_a_document_over_the_page_cap_fails_at_once(tmp_path: Path) -> None:
+    limits = ServiceLimits(max_pages=3)
+    with serve_in_thread(create_app(tmp_path, Options(), limits=limits)) as url:
+        client = httpx.Client(base_url=url.removesuffix("/v1"), timeout=30)
+        job = _wait(client, _upload(client, "deck.pdf", DECK.read_bytes()).json()["id"])
+        assert job["status"] == "failed" and job["pages_done"] == 0
+        assert job["errors"] == [
+            "deck.pdf: 4 pages, over the service's limit of 3 pages per job "
+            "(split the document, or start the service with a higher --max-pages)"
+        ]
+        client.close()
