@@ -84,7 +84,10 @@ async def _submit(service: Service, request: Request) -> JSONResponse:
             folder.rmdir()
             raise
     except UploadRefused as exc:
-        return _error(exc.status, exc.message)
+        answer = _error(exc.status, exc.message)
+        if exc.status == 413:
+            answer.headers["Connection"] = "close"  # do not read the rest of a huge body
+        return answer
     job = service.store.create(job_id, stored.name, stored.sha256, service.outputs / job_id)
     service.notify()
     logger.info("job %s: queued %s (%d bytes)", job.id, job.file_name, stored.size)
