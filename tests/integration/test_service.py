@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from pagereader.options import Options
 from pagereader.service.app import create_app
+from pagereader.service.auth import TokenStore
 from pagereader.service.engine_api import serve_in_thread
 from pagereader.service.limits import ServiceLimits
 
@@ -141,3 +142,23 @@ def test_a_document_over_the_page_cap_fails_at_once(tmp_path: Path) -> None:
             "(split the document, or start the service with a higher --max-pages)"
         ]
         client.close()
+
+
+def test_docs_are_off_by_default_and_behind_tokens_when_on(tmp_path: Path) -> None:
+    reader = "reader-token-0123456789"
+    tokens = TokenStore.parse(f"ann:reader:{reader}", "test")
+    for docs in (False, True):
+        app = create_app(
+            tmp_path / str(docs), Options(), limits=ServiceLimits(docs=docs), tokens=tokens
+        )
+        client = TestClient(app, base_url="http://127.0.0.1")
+        for path in ("/docs", "/openapi.json"):
+            anonymous = client.get(path)
+            assert anonymous.status_code == (401 if docs else 404), (docs, path)
+            assert "error" in anonymous.json()
+            with_token = client.get(path, headers={"Authorization": f"Bearer {reader}"})
+            assert with_token.status_code == (200 if docs else 404)
+        if docs:
+            schema = client.get("/openapi.json", headers={"Authorization": f"Bearer {reader}"})
+            assert "/v1/documents" in schema.json()["paths"]
+        asyncio.run(client.app.state.service.stop())  # type: ignore[attr-defined]
