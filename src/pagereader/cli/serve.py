@@ -64,6 +64,9 @@ def serve_command(
     except PagereaderError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    logger = logging.getLogger(__name__)
     if tokens:
-        logging.getLogger(__name__).info("%d API token(s) loaded", len(tokens))
+        logger.info("%d API token(s) loaded", len(tokens))
+    else:
+        logger.warning("no API tokens: every local user and program may read and delete jobs")
     uvicorn.run(app, host=host, port=port, log_level="debug" if debug else "info")
