@@ -24,6 +24,10 @@ def serve_engine_command(
     max_request_mb: Annotated[
         float, typer.Option(min=0.001, help="largest request body in MiB")
     ] = 64,
+    token_file: Annotated[
+        Path | None,
+        typer.Option(help="API keys, one NAME:ROLE:TOKEN line each (also PAGEREADER_TOKENS)"),
+    ] = None,
     debug: Annotated[bool, typer.Option(help="debug logs")] = False,
 ) -> None:
     """Serve /v1/models and /v1/chat/completions, answering the paddleocr-vl task prompts
@@ -31,14 +35,17 @@ def serve_engine_command(
     import uvicorn
 
     from pagereader.errors import PagereaderError
+    from pagereader.service.auth import TokenStore, check_bind
     from pagereader.service.engine_api import create_app
-    from pagereader.settings import resolve_options
+    from pagereader.settings import resolve_options, service_tokens
 
     if ocr not in ("rapidocr", "tesseract"):
         typer.echo(f"error: --ocr must be rapidocr or tesseract, got {ocr!r}", err=True)
         raise typer.Exit(2)
     try:
         options = resolve_options(config)
+        tokens = TokenStore.load(token_file, service_tokens())
+        check_bind(host, tokens, exposed="run the OCR engines at will")
     except PagereaderError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
@@ -48,5 +55,6 @@ def serve_engine_command(
         ocr=ocr,
         max_image_pixels=options.render.max_image_pixels,
         max_request_bytes=int(max_request_mb * 1024 * 1024),
+        tokens=tokens,
     )
     uvicorn.run(app, host=host, port=port, log_level="debug" if debug else "info")

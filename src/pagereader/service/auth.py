@@ -162,11 +162,11 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def check_bind(host: str, tokens: TokenStore) -> None:
+def check_bind(host: str, tokens: TokenStore, exposed: str = "read and delete every job") -> None:
     """Refuse to serve an open (tokenless) API on an address others can reach."""
     if not tokens and not is_loopback(host):
         raise ConfigError(
             f"refusing to listen on {host} without API tokens: anyone reaching the port could "
-            "read and delete every job",
+            f"{exposed}",
             hint="give --token-file (or PAGEREADER_TOKENS), or listen on 127.0.0.1",
         )

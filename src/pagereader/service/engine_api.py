@@ -36,6 +36,7 @@ from pagereader.engines.tesseract import TesseractEngine
 from pagereader.errors import PagereaderError
 from pagereader.options import RenderOptions
 from pagereader.planner.memory import smart_resize
+from pagereader.service.auth import TokenStore
 from pagereader.service.engine_requests import ApiError, decode_image, parse_request
 from pagereader.types import Block, BlockKind, Task
 
@@ -151,10 +152,24 @@ def create_app(
     ocr: str = "rapidocr",
     max_image_pixels: int = RenderOptions().max_image_pixels,
     max_request_bytes: int = MAX_REQUEST_BYTES,
+    tokens: TokenStore | None = None,
 ) -> FastAPI:
-    """The FastAPI app: ``/v1/models`` and ``/v1/chat/completions``."""
+    """The FastAPI app: ``/v1/models`` and ``/v1/chat/completions``; with ``tokens``, every
+    request needs one of them as its bearer token (the openai client's ``api_key``)."""
     app = FastAPI(title="pagereader engine API", docs_url=None, redoc_url=None, openapi_url=None)
     answerer = EmbeddedAnswerer(ocr)
+    store = tokens or TokenStore()
+
+    @app.middleware("http")
+    async def authenticate(request: Request, call_next: Any) -> Any:
+        if store:
+            scheme, _, token = request.headers.get("authorization", "").partition(" ")
+            if scheme.lower() != "bearer" or store.lookup(token.strip()) is None:
+                error = ApiError(401, "a valid API key is required: 'Authorization: Bearer KEY'")
+                return JSONResponse(
+                    error.body(), status_code=401, headers={"WWW-Authenticate": "Bearer"}
+                )
+        return await call_next(request)
 
     @app.get("/v1/models")
     async def models() -> dict[str, Any]:

@@ -30,7 +30,9 @@ class ApiError(Exception):
         self.param = param
 
     def body(self) -> dict[str, Any]:
-        kind = "BadRequestError" if self.status < 500 else "InternalServerError"
+        kind = {401: "AuthenticationError"}.get(
+            self.status, "BadRequestError" if self.status < 500 else "InternalServerError"
+        )
         return {
             "error": {
                 "message": self.message,
