@@ -33,7 +33,7 @@ from pagereader.engines.retry import Backoff, is_retryable_status, parse_retry_a
 from pagereader.errors import EngineError, EngineUnavailableError
 from pagereader.options import OpenAIEngineOptions, RouterOptions
 from pagereader.render.otsl import is_otsl, otsl_to_table
-from pagereader.render.table import table_to_html, table_to_markdown
+from pagereader.tables import table_to_html, table_to_markdown
 from pagereader.types import Recognition
 
 logger = logging.getLogger(__name__)

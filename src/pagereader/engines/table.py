@@ -21,7 +21,7 @@ from pagereader.layout.table_cells import fill_table
 from pagereader.layout.table_grid import build_grid
 from pagereader.layout.table_words import WORDS_SOURCE, split_words, words_table
 from pagereader.options import RapidOCREngineOptions
-from pagereader.render.table import table_to_html, table_to_markdown
+from pagereader.tables import table_to_html, table_to_markdown
 from pagereader.types import Recognition, Table, TextLine
 
 
