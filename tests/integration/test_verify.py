@@ -213,19 +213,18 @@ def test_remedies_and_attempts_are_recorded(runs: dict[str, Any], tmp_path: Path
     assert "| [2](pages/002.png) | 5 | text | fallback | textlayer |" in review
 
 
-def test_scan_with_ocr_reference_retries_then_flags_for_review(fixtures: Any) -> None:
+def test_scan_with_ocr_reference_retries_then_flags_for_review(
+    fixtures: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """On a scan the embedded OCR is the reference: untrusted, so a persistent modal swap is
     retried with more pixels and then kept for a person to review, never silently replaced."""
     path = fixtures.scan_png
-    FAULTS[(path.name, "Section 2.2")] = (
-        lambda t: (t.replace("shall", "may"), None),
-        "critical",
-        True,
+    monkeypatch.setitem(
+        FAULTS,
+        (path.name, "Section 2.2"),
+        (lambda t: (t.replace("shall", "may"), None), "critical", True),
     )
-    try:
-        result, _ = _run(path, {"*.*": ["vlm"]})
-    finally:
-        del FAULTS[(path.name, "Section 2.2")]
+    result, _ = _run(path, {"*.*": ["vlm"]})
     flagged = [b for p in result.pages for b in p.blocks if b.verdict.action != "accept"]
     assert [b.verdict.action for b in flagged] == ["review"]
     block = flagged[0]

@@ -182,7 +182,7 @@ def _block(result: DocumentResult, where: tuple[int, int]) -> BlockResult:
 
 
 def test_every_injected_fault_is_caught_and_acted_on(runs: dict[str, Run]) -> None:
-    injected = caught = 0
+    injected = 0
     for name, run in runs.items():
         expected = {fault.match: check for fault, check in FAULTS[name]}
         faulted = {i.key: i.match for i in run.injected}
@@ -191,11 +191,12 @@ def test_every_injected_fault_is_caught_and_acted_on(runs: dict[str, Run]) -> No
             block = _block(run.served, run.oracle.blocks[key])
             injected += 1
             found = {f.check for f in block.verdict.findings}
-            ok = block.verdict.action != "accept" and expected[match] in found
-            caught += ok
-            assert ok, (name, match, block.verdict)
+            assert block.verdict.action != "accept" and expected[match] in found, (
+                name,
+                match,
+                block.verdict,
+            )
     assert injected == sum(len(f) for f in FAULTS.values()) == 13
-    assert caught / injected == 1.0
 
 
 def test_clean_answers_are_accepted(runs: dict[str, Run]) -> None:

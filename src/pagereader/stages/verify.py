@@ -190,10 +190,18 @@ async def _retry(ctx: RunContext, state: PageState, walk: _Walk) -> str:
             "html": answer.html,
             "engine": answer.engine,
             "confidence": answer.confidence,
+            "finish_reason": answer.finish_reason,
             "latency_s": round(walk.result.latency_s + latency, 4),
             "attempts": (
                 *walk.result.attempts,
-                Attempt(engine=answer.engine, ok=True, latency_s=latency),
+                Attempt(
+                    engine=answer.engine,
+                    ok=True,
+                    latency_s=latency,
+                    finish_reason=answer.finish_reason,
+                    prompt_tokens=answer.prompt_tokens,
+                    completion_tokens=answer.completion_tokens,
+                ),
             ),
         }
     )
