@@ -72,6 +72,9 @@ class FakeVLM:
     """A VLM that answers like a good one, except where ``faults`` says otherwise."""
 
     name = "vlm"
+    max_concurrency = 4
+    embedded = False
+    pixel_blind = False
 
     def __init__(self, document: str, engines: dict[str, Any]) -> None:
         self.document = document

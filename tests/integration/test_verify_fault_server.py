@@ -14,7 +14,7 @@ text layer parse, and clean answers must all be accepted.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -81,7 +81,7 @@ FAULTS: dict[str, tuple[tuple[ContentFault, str], ...]] = {
 class Oracle:
     """The correct answer of every crop the VLM is asked about, recorded as it goes out."""
 
-    engines: dict[str, Engine]
+    engines: Mapping[str, Engine]
     answers: dict[str, str] = field(default_factory=dict)
     blocks: dict[str, tuple[int, int]] = field(default_factory=dict)
     _memo: dict[tuple[str, str], Recognition] = field(default_factory=dict)
@@ -106,6 +106,8 @@ class Tap:
 
     def __init__(self, inner: Engine, oracle: Oracle) -> None:
         self.inner, self.oracle, self.name = inner, oracle, "vlm"
+        self.max_concurrency = inner.max_concurrency
+        self.embedded, self.pixel_blind = inner.embedded, inner.pixel_blind
 
     async def recognize(self, request: BlockRequest) -> Recognition:
         key = image_key(image_data_url(request.image))
@@ -124,6 +126,8 @@ class SharedOCR:
 
     def __init__(self, inner: Engine, memo: dict[tuple[str, str], Recognition]) -> None:
         self.inner, self.memo, self.name = inner, memo, inner.name
+        self.max_concurrency = inner.max_concurrency
+        self.embedded, self.pixel_blind = inner.embedded, inner.pixel_blind
 
     async def recognize(self, request: BlockRequest) -> Recognition:
         key = (image_key(image_data_url(request.image)), request.task)
@@ -149,9 +153,13 @@ async def _served(path: Path, server: FaultServer, url: str) -> Run:
         routes=ROUTES,
     )
     ctx = make_context(options)
-    oracle = Oracle(ctx.engines)
-    ctx.engines["ocr"] = SharedOCR(ctx.engines["ocr"], oracle._memo)
-    ctx.engines["vlm"] = Tap(ctx.engines["vlm"], oracle)
+    oracle = Oracle({})
+    ctx.engines = {
+        **ctx.engines,
+        "ocr": SharedOCR(ctx.engines["ocr"], oracle._memo),
+        "vlm": Tap(ctx.engines["vlm"], oracle),
+    }
+    oracle.engines = ctx.engines
     server.reset(Fault(truth=oracle.truth, content=tuple(f for f, _ in FAULTS[path.name])))
     try:
         result = await aparse(path, ctx=ctx)

@@ -69,6 +69,9 @@ def image_data_url(image: Image.Image) -> str:
 class OpenAIEngine:
     """One OpenAI-compatible endpoint (or the router in front of several)."""
 
+    embedded = False
+    pixel_blind = False
+
     def __init__(
         self,
         options: OpenAIEngineOptions,
@@ -79,6 +82,7 @@ class OpenAIEngine:
     ) -> None:
         self.name = name
         self.options = options
+        self.max_concurrency = options.max_concurrency
         self.router = router
         self.base_url = router.base_url if router else options.base_url
         self.model = router.model if router else options.model

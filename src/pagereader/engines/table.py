@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from pagereader.engines.base import BlockRequest
+from pagereader.engines.base import BlockRequest, EmbeddedEngine
 from pagereader.engines.rapidocr import ocr_lines
 from pagereader.engines.tesseract import LANGS_BY_SCRIPT, tesseract_lines
 from pagereader.errors import EngineError
@@ -30,7 +30,7 @@ def _inside(line: TextLine, box: tuple[float, float, float, float]) -> bool:
     return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
 
 
-class TableGridEngine:
+class TableGridEngine(EmbeddedEngine):
     """Rebuilds a table as a grid; answers HTML (JSON) and Markdown (text)."""
 
     name = "grid"

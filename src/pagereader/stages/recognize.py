@@ -24,13 +24,11 @@ from pagereader.types import Attempt, Block, BlockResult, ErrorItem, Recognition
 
 logger = logging.getLogger(__name__)
 
-_EMBEDDED_CONCURRENCY = 2
 _DEFAULT_GRACE_S = 60.0
 
 
 def _concurrency(ctx: RunContext, name: str) -> int:
-    engine_options = ctx.options.engines.get(name)
-    return int(getattr(engine_options, "max_concurrency", _EMBEDDED_CONCURRENCY))
+    return ctx.engines[name].max_concurrency
 
 
 def build_request(state: PageState, block: Block) -> BlockRequest:

@@ -22,7 +22,6 @@ from pagereader.context import RunContext
 from pagereader.engines.base import BlockRequest
 from pagereader.engines.textlayer import TextLayerEngine
 from pagereader.errors import PagereaderError
-from pagereader.options import VerifyOptions
 from pagereader.stages.recognize import build_request, recognize_block
 from pagereader.stages.routes import resolve_route
 from pagereader.stages.state import PageState
@@ -38,8 +37,22 @@ from pagereader.types import (
 
 logger = logging.getLogger(__name__)
 
-_EMBEDDED = frozenset({"ocr", "rapidocr", "tesseract", "grid", "textlayer"})
 _UNREFERENCED_KINDS = frozenset({"figure", "formula"})
+
+
+def _own_signals(ctx: RunContext) -> set[str]:
+    """Engines whose answers are the page's own signals (the text layer, the grid built from
+    it, the embedded OCR) or the configured reference itself."""
+    names = {name for name, engine in ctx.engines.items() if engine.embedded}
+    return names | {ctx.options.verify.reference_engine}
+
+
+def _pixel_blind(ctx: RunContext, name: str) -> bool:
+    """Whether more pixels cannot change this engine's answer (its class says so, or the
+    options name it)."""
+    engine = ctx.engines.get(name)
+    blind = engine is not None and engine.pixel_blind
+    return blind or name in ctx.options.verify.pixel_blind_engines
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,8 +83,7 @@ def basic_verdict(result: BlockResult) -> Verdict:
 
 async def _call(ctx: RunContext, name: str, request: BlockRequest) -> Recognition:
     engine = ctx.engines[name]
-    limit = int(getattr(ctx.options.engines.get(name), "max_concurrency", 2))
-    async with ctx.semaphore(name, limit):
+    async with ctx.semaphore(name, engine.max_concurrency):
         return await engine.recognize(request)
 
 
@@ -88,7 +100,7 @@ async def find_reference(
     if kind in _UNREFERENCED_KINDS:
         return Reference()
     answered_by = {engine_name, result.engine}
-    if answered_by & (_EMBEDDED | {options.reference_engine}):
+    if answered_by & _own_signals(ctx):
         return Reference()
     request = build_request(state, result.block)
     if state.trusted_text and state.rendered.lines:
@@ -140,7 +152,8 @@ class _Walk:
     max_pixels: int = 0
 
 
-def _possible(walk: _Walk, options: VerifyOptions, reference: Reference) -> Possible:
+def _possible(ctx: RunContext, walk: _Walk, reference: Reference) -> Possible:
+    options = ctx.options.verify
     name = walk.chain[walk.position] if walk.position < len(walk.chain) else walk.result.engine
     raised = min(options.retry_max_pixels, int(walk.max_pixels * options.retry_pixel_factor))
     trusted = reference.source == "textlayer" or (
@@ -149,8 +162,8 @@ def _possible(walk: _Walk, options: VerifyOptions, reference: Reference) -> Poss
     return Possible(
         can_retry=(
             walk.retries < options.max_retries
-            and name not in options.pixel_blind_engines
-            and walk.result.engine not in options.pixel_blind_engines
+            and not _pixel_blind(ctx, name)
+            and not _pixel_blind(ctx, walk.result.engine)
             and raised > walk.max_pixels
         ),
         can_escalate=walk.position + 1 < len(walk.chain),
@@ -259,7 +272,7 @@ async def verify_block(
     )
     name = chain[position] if position < len(chain) else result.engine
     reference = await find_reference(ctx, state, result, name)
-    embedded = {name, result.engine} & (_EMBEDDED | {options.reference_engine})
+    embedded = {name, result.engine} & _own_signals(ctx)
     page_script = state.decision.script if state.decision and not embedded else "unknown"
     history: list[Finding] = list(basic_verdict(result).findings)
     final: VerdictAction = "accept"
@@ -269,7 +282,7 @@ async def verify_block(
         )
         history.extend(f for f in findings if f not in history)
         last = step_index == options.max_steps
-        possible = Possible() if last else _possible(walk, options, reference)
+        possible = Possible() if last else _possible(ctx, walk, reference)
         action, lead = decide(findings, possible, options.remedies)
         if action in ("accept", "review"):
             final = final if action == "accept" else "review"
@@ -280,7 +293,7 @@ async def verify_block(
         elif action == "escalate":
             step = await _escalate(ctx, state, walk)
             name = walk.chain[min(walk.position, len(walk.chain) - 1)]
-            if {name, walk.result.engine} & (_EMBEDDED | {options.reference_engine}):
+            if {name, walk.result.engine} & _own_signals(ctx):
                 reference, page_script = Reference(), "unknown"
         else:
             step = _fallback(walk, reference)
