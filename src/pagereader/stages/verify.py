@@ -19,10 +19,9 @@ import time
 from pagereader.checks import Possible, Subject, decide, run_checks
 from pagereader.checks.base import ReferenceSource
 from pagereader.context import RunContext
-from pagereader.engines.base import BlockRequest
 from pagereader.engines.textlayer import TextLayerEngine
 from pagereader.errors import PagereaderError
-from pagereader.stages.recognize import build_request, recognize_block
+from pagereader.stages.recognize import build_request, call_engine, recognize_block
 from pagereader.stages.routes import resolve_route
 from pagereader.stages.state import PageState
 from pagereader.types import (
@@ -30,7 +29,6 @@ from pagereader.types import (
     Attempt,
     BlockResult,
     Finding,
-    Recognition,
     Verdict,
     VerdictAction,
 )
@@ -81,12 +79,6 @@ def basic_verdict(result: BlockResult) -> Verdict:
     return Verdict(action=action, findings=tuple(findings))
 
 
-async def _call(ctx: RunContext, name: str, request: BlockRequest) -> Recognition:
-    engine = ctx.engines[name]
-    async with ctx.semaphore(name, engine.max_concurrency):
-        return await engine.recognize(request)
-
-
 async def find_reference(
     ctx: RunContext, state: PageState, result: BlockResult, engine_name: str
 ) -> Reference:
@@ -112,7 +104,7 @@ async def find_reference(
     if not options.ocr_reference_on_scans or options.reference_engine not in ctx.engines:
         return Reference()
     try:
-        answer = await _call(ctx, options.reference_engine, request)
+        answer = await call_engine(ctx, options.reference_engine, request)
     except Exception as exc:  # a failed reference only means fewer checks
         logger.debug(
             "no OCR reference for %s page %s block %s: %s",
@@ -189,7 +181,7 @@ async def _retry(ctx: RunContext, state: PageState, walk: _Walk) -> str:
     )
     start = time.perf_counter()
     try:
-        answer = await _call(ctx, name, request)
+        answer = await call_engine(ctx, name, request)
     except Exception as exc:
         error = exc.message if isinstance(exc, PagereaderError) else f"{type(exc).__name__}: {exc}"
         attempt = Attempt(engine=name, ok=False, latency_s=time.perf_counter() - start, error=error)
