@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from pagereader.options import Options
+from pagereader.protocols import Engine
 
 ProgressEvent = dict[str, Any]
 ProgressCallback = Callable[[ProgressEvent], None]
@@ -26,7 +27,7 @@ class RunContext:
     """
 
     options: Options
-    engines: dict[str, Any] = field(default_factory=dict)
+    engines: Mapping[str, Engine] = field(default_factory=dict)
     on_event: ProgressCallback = _ignore
     semaphores: dict[str, asyncio.Semaphore] = field(default_factory=dict)
 

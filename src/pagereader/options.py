@@ -177,7 +177,9 @@ class VerifyOptions(_Options):
     retry_pixel_factor: float = Field(2.0, gt=1.0, le=16.0)
     retry_max_pixels: int = Field(4_014_080, ge=3136)
     pixel_blind_engines: list[str] = Field(
-        default_factory=lambda: ["textlayer", "grid", "ocr", "rapidocr", "tesseract"]
+        default_factory=list,
+        description="engines a retry with more pixels cannot help, besides those whose class "
+        "says so (every embedded engine)",
     )
     remedies: dict[str, list[VerifyRemedy]] = Field(
         default_factory=lambda: {k: list(v) for k, v in DEFAULT_REMEDIES.items()}

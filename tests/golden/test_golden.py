@@ -1,4 +1,5 @@
-"""Golden outputs of the deterministic digital path. Regenerate with PAGEREADER_REGEN_GOLDEN=1."""
+"""Golden outputs of the deterministic paths: a digital PDF, a PPTX deck (through LibreOffice)
+and a scan (embedded OCR). Regenerate with PAGEREADER_REGEN_GOLDEN=1."""
 
 from __future__ import annotations
 
@@ -14,7 +15,11 @@ from pagereader.types import DocumentResult
 
 HERE = Path(__file__).parent
 EXAMPLES = HERE.parents[1] / "examples"
-CASES = {"deck_pdf": EXAMPLES / "deck.pdf"}
+CASES = {
+    "deck_pdf": EXAMPLES / "deck.pdf",
+    "deck_pptx": EXAMPLES / "deck.pptx",
+    "scan_png": EXAMPLES / "scan.png",
+}
 
 
 def stable_view(result: DocumentResult) -> dict[str, Any]:

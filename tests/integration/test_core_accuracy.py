@@ -77,11 +77,9 @@ def test_legal_modal_words_and_articles_in_order(fixtures: Fixtures) -> None:
 def test_two_column_reading_order(fixtures: Fixtures) -> None:
     truth = fixtures.pages(fixtures.two_column_pdf)[0].text.splitlines()
     text = normalize(page_text(parsed(fixtures.two_column_pdf).pages[0].blocks))
-    first_left, last_left_line = normalize(truth[2]), None
     positions = [text.find(normalize(line)) for line in truth if normalize(line)]
     assert all(p >= 0 for p in positions)
     assert positions == sorted(positions), "lines out of reading order"
-    del first_left, last_left_line
 
 
 @pytest.mark.parametrize("name", ["dense_pdf", "table_pdf"])

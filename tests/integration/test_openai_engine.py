@@ -141,17 +141,30 @@ async def test_rate_limited_requests_are_retried(fault: Served, fixtures: Fixtur
     assert len(server.requests) == len(page.blocks) + 2
 
 
-async def test_looping_answer_is_refused_and_falls_back(fault: Served, fixtures: Fixtures) -> None:
+async def test_truncated_answers_are_judged_by_the_verifier(
+    fault: Served, fixtures: Fixtures
+) -> None:
+    """An answer cut at max_tokens reaches the verifier with its finish_reason: the truncation
+    check finds it, the remedy retries with more pixels, then falls back to the text layer."""
     server, url = fault
     server.reset(Fault(mode="loop"))
-    result = await _parse(
-        fixtures.deck_pdf, _options(url, {"*.*": ["vlm", "textlayer"]}).with_overrides(pages=(1,))
+    options = _options(url, {"*.*": ["vlm", "textlayer"]}).with_overrides(
+        pages=(1,), verify={"enabled": True}
     )
-    page = result.pages[0]
-    assert all(b.engine == "textlayer" for b in page.blocks)
-    errors = [a["error"] for a in _attempts(result) if not a["ok"]]
-    assert len(errors) == len(page.blocks)
-    assert all("finish_reason length" in e for e in errors)
+    result = await _parse(fixtures.deck_pdf, options)
+    textlayer = await _parse(fixtures.deck_pdf, Options(routes={"*.*": ["textlayer"]}, pages=(1,)))
+    page, want = result.pages[0], textlayer.pages[0]
+    assert [b.block.order for b in page.blocks] == [b.block.order for b in want.blocks]
+    for block, reference in zip(page.blocks, want.blocks, strict=True):
+        checks = {f.check for f in block.verdict.findings}
+        assert "truncation" in checks, block.verdict
+        assert [(a.engine, a.finish_reason) for a in block.attempts[:2]] == [
+            ("vlm", "length"),
+            ("vlm", "length"),
+        ]
+        assert block.verdict.action == "fallback"
+        assert block.text == reference.text
+    assert len(server.requests) == 2 * len(page.blocks)
 
 
 async def test_hung_endpoint_page_deadline(fault: Served, fixtures: Fixtures) -> None:

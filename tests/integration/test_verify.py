@@ -22,7 +22,6 @@ from typing import Any
 import pytest
 
 from pagereader.checks.critical import critical_patterns, critical_tokens
-from pagereader.checks.text import char_consistency, normalize
 from pagereader.context import RunContext
 from pagereader.engines.base import BlockRequest
 from pagereader.engines.registry import build_engines
@@ -30,6 +29,7 @@ from pagereader.engines.textlayer import TextLayerEngine
 from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.pipeline import aparse
 from pagereader.render.review import review_markdown, write_review
+from pagereader.text import char_consistency, normalize
 from pagereader.types import DocumentResult, Recognition
 
 from fault_server import romanize
@@ -72,6 +72,9 @@ class FakeVLM:
     """A VLM that answers like a good one, except where ``faults`` says otherwise."""
 
     name = "vlm"
+    max_concurrency = 4
+    embedded = False
+    pixel_blind = False
 
     def __init__(self, document: str, engines: dict[str, Any]) -> None:
         self.document = document
@@ -213,19 +216,18 @@ def test_remedies_and_attempts_are_recorded(runs: dict[str, Any], tmp_path: Path
     assert "| [2](pages/002.png) | 5 | text | fallback | textlayer |" in review
 
 
-def test_scan_with_ocr_reference_retries_then_flags_for_review(fixtures: Any) -> None:
+def test_scan_with_ocr_reference_retries_then_flags_for_review(
+    fixtures: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """On a scan the embedded OCR is the reference: untrusted, so a persistent modal swap is
     retried with more pixels and then kept for a person to review, never silently replaced."""
     path = fixtures.scan_png
-    FAULTS[(path.name, "Section 2.2")] = (
-        lambda t: (t.replace("shall", "may"), None),
-        "critical",
-        True,
+    monkeypatch.setitem(
+        FAULTS,
+        (path.name, "Section 2.2"),
+        (lambda t: (t.replace("shall", "may"), None), "critical", True),
     )
-    try:
-        result, _ = _run(path, {"*.*": ["vlm"]})
-    finally:
-        del FAULTS[(path.name, "Section 2.2")]
+    result, _ = _run(path, {"*.*": ["vlm"]})
     flagged = [b for p in result.pages for b in p.blocks if b.verdict.action != "accept"]
     assert [b.verdict.action for b in flagged] == ["review"]
     block = flagged[0]

@@ -14,7 +14,7 @@ text layer parse, and clean answers must all be accepted.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,6 @@ from typing import Any
 import pytest
 
 from pagereader.checks.critical import critical_patterns, critical_tokens
-from pagereader.checks.text import char_consistency, normalize
 from pagereader.engines.base import BlockRequest, Engine
 from pagereader.engines.openai_api import image_data_url
 from pagereader.engines.textlayer import TextLayerEngine
@@ -30,6 +29,7 @@ from pagereader.errors import PagereaderError
 from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.pipeline import aparse, make_context
 from pagereader.service.engine_api import serve_in_thread
+from pagereader.text import char_consistency, normalize
 from pagereader.types import BlockResult, DocumentResult, Recognition
 
 from fault_server import (
@@ -81,7 +81,7 @@ FAULTS: dict[str, tuple[tuple[ContentFault, str], ...]] = {
 class Oracle:
     """The correct answer of every crop the VLM is asked about, recorded as it goes out."""
 
-    engines: dict[str, Engine]
+    engines: Mapping[str, Engine]
     answers: dict[str, str] = field(default_factory=dict)
     blocks: dict[str, tuple[int, int]] = field(default_factory=dict)
     _memo: dict[tuple[str, str], Recognition] = field(default_factory=dict)
@@ -106,6 +106,8 @@ class Tap:
 
     def __init__(self, inner: Engine, oracle: Oracle) -> None:
         self.inner, self.oracle, self.name = inner, oracle, "vlm"
+        self.max_concurrency = inner.max_concurrency
+        self.embedded, self.pixel_blind = inner.embedded, inner.pixel_blind
 
     async def recognize(self, request: BlockRequest) -> Recognition:
         key = image_key(image_data_url(request.image))
@@ -124,6 +126,8 @@ class SharedOCR:
 
     def __init__(self, inner: Engine, memo: dict[tuple[str, str], Recognition]) -> None:
         self.inner, self.memo, self.name = inner, memo, inner.name
+        self.max_concurrency = inner.max_concurrency
+        self.embedded, self.pixel_blind = inner.embedded, inner.pixel_blind
 
     async def recognize(self, request: BlockRequest) -> Recognition:
         key = (image_key(image_data_url(request.image)), request.task)
@@ -149,9 +153,13 @@ async def _served(path: Path, server: FaultServer, url: str) -> Run:
         routes=ROUTES,
     )
     ctx = make_context(options)
-    oracle = Oracle(ctx.engines)
-    ctx.engines["ocr"] = SharedOCR(ctx.engines["ocr"], oracle._memo)
-    ctx.engines["vlm"] = Tap(ctx.engines["vlm"], oracle)
+    oracle = Oracle({})
+    ctx.engines = {
+        **ctx.engines,
+        "ocr": SharedOCR(ctx.engines["ocr"], oracle._memo),
+        "vlm": Tap(ctx.engines["vlm"], oracle),
+    }
+    oracle.engines = ctx.engines
     server.reset(Fault(truth=oracle.truth, content=tuple(f for f, _ in FAULTS[path.name])))
     try:
         result = await aparse(path, ctx=ctx)
@@ -182,7 +190,7 @@ def _block(result: DocumentResult, where: tuple[int, int]) -> BlockResult:
 
 
 def test_every_injected_fault_is_caught_and_acted_on(runs: dict[str, Run]) -> None:
-    injected = caught = 0
+    injected = 0
     for name, run in runs.items():
         expected = {fault.match: check for fault, check in FAULTS[name]}
         faulted = {i.key: i.match for i in run.injected}
@@ -191,11 +199,12 @@ def test_every_injected_fault_is_caught_and_acted_on(runs: dict[str, Run]) -> No
             block = _block(run.served, run.oracle.blocks[key])
             injected += 1
             found = {f.check for f in block.verdict.findings}
-            ok = block.verdict.action != "accept" and expected[match] in found
-            caught += ok
-            assert ok, (name, match, block.verdict)
+            assert block.verdict.action != "accept" and expected[match] in found, (
+                name,
+                match,
+                block.verdict,
+            )
     assert injected == sum(len(f) for f in FAULTS.values()) == 13
-    assert caught / injected == 1.0
 
 
 def test_clean_answers_are_accepted(runs: dict[str, Run]) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pagereader.checks.base import Subject
-from pagereader.checks.text import normalize
+from pagereader.text import normalize
 from pagereader.types import Finding
 
 NUMBER = r"\d+(?:[.,]\d+)*%?"

@@ -8,7 +8,7 @@ wrong. The reference's script decides; without a reference, the page's script do
 from __future__ import annotations
 
 from pagereader.checks.base import Subject
-from pagereader.checks.text import dominant_script, normalize
+from pagereader.text import dominant_script, normalize
 from pagereader.types import Finding
 
 _DEFINITE = frozenset({"latin", "han", "hangul"})
@@ -21,7 +21,7 @@ def check_script(subject: Subject) -> list[Finding]:
     if subject.kind in ("figure", "formula"):
         return []
     if subject.reference is not None:
-        expected = dominant_script(normalize(subject.reference), _MIN_LETTERS)
+        expected: str = dominant_script(normalize(subject.reference), _MIN_LETTERS)
         source = f"the {subject.reference_source}"
     else:
         expected, source = subject.page_script, "the page"

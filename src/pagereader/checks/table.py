@@ -2,7 +2,8 @@
 
 VLMs return tables that render fine and are wrong: a row with a cell too many, a whole extra
 column of plausible numbers, a table cut off before ``</table>``. Widths count the grid slots a
-row occupies, so ``colspan`` and ``rowspan`` are honoured.
+row occupies, so ``colspan`` and ``rowspan`` are honoured; every table of the answer is read
+(tables.py) and judged on its own.
 """
 
 from __future__ import annotations
@@ -13,12 +14,11 @@ from html.parser import HTMLParser
 from rapidfuzz import fuzz
 
 from pagereader.checks.base import Subject
-from pagereader.checks.text import normalize
-from pagereader.render.table import html_to_table
-from pagereader.types import Finding
+from pagereader.tables import read_html_tables, read_markdown_tables, row_widths
+from pagereader.text import normalize
+from pagereader.types import Finding, Table
 
 _STRUCTURE = ("table", "thead", "tbody", "tfoot", "tr", "td", "th")
-_MD_SEP = re.compile(r"^\s*\|?\s*:?-{1,}:?\s*(?:\|\s*:?-{1,}:?\s*)+\|?\s*$")
 _HAS_WORD = re.compile(r"[^\W_]")
 _FENCE = re.compile(r"^\s*```[a-z]*\s*$", re.M | re.I)
 _HTML_START = re.compile(r"\s*<(?:table|thead|tbody|tr)\b", re.I)
@@ -59,36 +59,11 @@ def html_problems(markup: str) -> list[str]:
     return problems
 
 
-def html_grid(markup: str) -> list[list[str]]:
-    """The first table as rows of slots; a spanning cell fills every slot it covers, with its
-    text in the first one and empty strings after."""
-    table = html_to_table(markup)
-    slots: dict[tuple[int, int], str] = {}
-    for cell in table.cells:
-        for dr in range(cell.row_span):
-            for dc in range(cell.col_span):
-                slots[(cell.row + dr, cell.col + dc)] = cell.text if (dr, dc) == (0, 0) else ""
-    return [
-        [slots[(r, c)] for c in sorted(c for (rr, c) in slots if rr == r)]
-        for r in range(table.rows)
-    ]
-
-
-def markdown_grid(text: str) -> list[list[str]]:
-    """The first pipe table as rows of cells (the separator row dropped)."""
-    lines = text.splitlines()
-    for i in range(len(lines) - 1):
-        if "|" in lines[i] and _MD_SEP.match(lines[i + 1]):
-            rows = [lines[i]] + [line for line in lines[i + 2 :] if "|" in line and line.strip()]
-            return [[c.strip() for c in row.strip().strip("|").split("|")] for row in rows]
-    return []
-
-
-def ragged_rows(grid: list[list[str]]) -> list[str]:
-    """Rows whose width differs from the most common width."""
-    if not grid:
+def ragged_rows(table: Table) -> list[str]:
+    """Rows whose width (grid slots, spans included) differs from the most common width."""
+    widths = row_widths(table)
+    if not widths:
         return []
-    widths = [len(row) for row in grid]
     usual = max(set(widths), key=widths.count)
     return [
         f"row {i + 1} has {w} cells where the table has {usual}"
@@ -97,17 +72,16 @@ def ragged_rows(grid: list[list[str]]) -> list[str]:
     ]
 
 
-def invented_cells(grid: list[list[str]], reference: str, min_ratio: float) -> list[str]:
+def invented_cells(tables: list[Table], reference: str, min_ratio: float) -> list[str]:
     """Cells with words whose text the reference does not contain (exactly or nearly)."""
     ref = normalize(reference, markdown=False)
     out: list[str] = []
-    for row in grid:
-        for cell in row:
-            text = normalize(cell, markdown=False)
-            if not text or not _HAS_WORD.search(text) or text in ref:
-                continue
-            if fuzz.partial_ratio(text, ref) < min_ratio:
-                out.append(cell.strip())
+    for cell in (cell for table in tables for cell in table.cells):
+        text = normalize(cell.text, markdown=False)
+        if not text or not _HAS_WORD.search(text) or text in ref:
+            continue
+        if fuzz.partial_ratio(text, ref) < min_ratio:
+            out.append(cell.text.strip())
     return out
 
 
@@ -128,21 +102,23 @@ def check_table(subject: Subject, min_ratio: float = 80.0) -> list[Finding]:
                     message="table HTML is malformed: " + "; ".join(problems[:3]),
                 )
             )
-        grid = html_grid(markup)
+        tables = read_html_tables(markup)
     else:
-        grid = markdown_grid(markup)
-    ragged = ragged_rows(grid)
-    if ragged:
-        findings.append(
-            Finding(
-                check="table",
-                severity="error",
-                message="rows disagree on width: " + "; ".join(ragged[:3]),
+        tables = read_markdown_tables(markup)
+    for number, table in enumerate(tables, start=1):
+        ragged = ragged_rows(table)
+        if ragged:
+            which = f"table {number}: " if len(tables) > 1 else ""
+            findings.append(
+                Finding(
+                    check="table",
+                    severity="error",
+                    message=f"{which}rows disagree on width: " + "; ".join(ragged[:3]),
+                )
             )
-        )
-    if subject.reference is not None and normalize(subject.reference) and grid:
+    if subject.reference is not None and normalize(subject.reference) and tables:
         ratio = min_ratio if subject.reference_source == "textlayer" else min_ratio - 15
-        extra = invented_cells(grid, subject.reference, ratio)
+        extra = invented_cells(tables, subject.reference, ratio)
         if extra:
             shown = ", ".join(repr(c[:20]) for c in extra[:5])
             findings.append(

@@ -32,7 +32,7 @@ def eval_command(
     config: Annotated[Path | None, typer.Option(help="TOML config (engines, routes)")] = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="report folder")] = Path("eval-report"),
     limit: Annotated[int | None, typer.Option(help="at most this many pages per dataset")] = None,
-    fold_variants: Annotated[bool, typer.Option(help="fold variant glyphs such as 爲/為")] = False,
+    fold_variants: Annotated[bool, typer.Option(help="fold variant glyphs such as 爲/為")] = True,
     debug: Annotated[bool, typer.Option(help="show tracebacks and debug logs")] = False,
 ) -> None:
     """Score engines on datasets; write report.json, report.md and report.html."""

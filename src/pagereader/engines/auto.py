@@ -6,7 +6,7 @@ Tesseract's ``kor`` model; without Tesseract a Korean block is refused rather th
 
 from __future__ import annotations
 
-from pagereader.engines.base import BlockRequest
+from pagereader.engines.base import BlockRequest, EmbeddedEngine
 from pagereader.engines.rapidocr import RapidOCREngine
 from pagereader.engines.tesseract import TESSERACT_HINT, TesseractEngine, tesseract_available
 from pagereader.errors import DependencyError
@@ -28,7 +28,7 @@ def embedded_engine_for(script: Script, have_tesseract: bool | None = None) -> t
     return "rapidocr", f"{script} script: PP-OCR, the embedded default"
 
 
-class AutoOCREngine:
+class AutoOCREngine(EmbeddedEngine):
     """Dispatches each block to rapidocr or tesseract by the page's script."""
 
     name = "ocr"

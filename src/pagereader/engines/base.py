@@ -1,38 +1,24 @@
-"""The Engine protocol: one block request in, one Recognition out."""
+"""Engine helpers: the protocol's home re-exported, the embedded engines' shared facts, and the
+crop of a block on the page raster.
+
+The protocol itself is in protocols.py, below the run context in the layers.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Protocol
+from pagereader.protocols import BlockRequest, Engine
 
-from PIL import Image
-
-from pagereader.types import Block, PageClass, Recognition, Script, Task, TextLine
+__all__ = ["BlockRequest", "EmbeddedEngine", "Engine", "crop_box"]
 
 
-@dataclass(frozen=True)
-class BlockRequest:
-    """Everything an engine may use to recognize one block.
+class EmbeddedEngine:
+    """The facts shared by the in-process engines (text layer, grid, bundled OCR): they read the
+    page's own signals, more pixels do not change their answers, and two run at a time (CPU
+    bound on small machines)."""
 
-    ``image`` is the block's crop from the page raster; ``page_lines`` is the page's trusted
-    text layer (empty when the page has none) in page units; ``scale`` maps page units to the
-    page raster's pixels.
-    """
-
-    file: str
-    page: int
-    block: Block
-    task: Task
-    image: Image.Image
-    page_image: Image.Image
-    scale: float
-    page_class: PageClass
-    script: Script
-    min_pixels: int
-    max_pixels: int
-    page_lines: tuple[TextLine, ...] = ()
-    crop_box_px: tuple[int, int, int, int] = (0, 0, 0, 0)
-    metadata: dict[str, str] = field(default_factory=dict)
+    max_concurrency: int = 2
+    embedded: bool = True
+    pixel_blind: bool = True
 
 
 def crop_box(
@@ -45,17 +31,3 @@ def crop_box(
     x1 = min(width, int(bbox[2] * scale + 0.999) + pad_px)
     y1 = min(height, int(bbox[3] * scale + 0.999) + pad_px)
     return (x0, y0, max(x1, x0 + 1), max(y1, y0 + 1))
-
-
-class Engine(Protocol):
-    """A recognizer. Engines raise EngineError (or a subclass) when they cannot answer."""
-
-    name: str
-
-    async def recognize(self, request: BlockRequest) -> Recognition:
-        """Recognize one block."""
-        ...
-
-    async def aclose(self) -> None:
-        """Release clients and models."""
-        ...

@@ -5,8 +5,10 @@ endpoint's style. vLLM reads two per-request extras from the body: ``mm_processo
 (both ``min_pixels`` and ``max_pixels``, set by the decision layer, so dense pages get more
 visual tokens) and ``chat_template_kwargs`` (thinking off). Reasoning that leaks anyway is
 stripped. Transient failures (connect errors, 429, 5xx) are retried with jittered backoff; a
+timeout is not (the page deadline and the route's next engine handle a hung server); a
 circuit breaker per endpoint stops traffic to a server that keeps failing. An answer cut at
-``max_tokens`` is refused, so the route's next engine answers instead of a looping fragment.
+``max_tokens`` is returned with its ``finish_reason``: the verifier's truncation check judges it
+and its remedy (retry with more pixels, fallback, escalate) applies, as for any other fault.
 
 In router mode the request goes to a vLLM Semantic Router with model ``vllm-sr/auto``; the page
 class and task travel as body ``metadata`` and as a tag line in the system prompt.
@@ -20,6 +22,7 @@ import io
 import logging
 import re
 import time
+import weakref
 from typing import Any
 
 import openai
@@ -33,7 +36,7 @@ from pagereader.engines.retry import Backoff, is_retryable_status, parse_retry_a
 from pagereader.errors import EngineError, EngineUnavailableError
 from pagereader.options import OpenAIEngineOptions, RouterOptions
 from pagereader.render.otsl import is_otsl, otsl_to_table
-from pagereader.render.table import table_to_html, table_to_markdown
+from pagereader.tables import table_to_html, table_to_markdown
 from pagereader.types import Recognition
 
 logger = logging.getLogger(__name__)
@@ -66,6 +69,9 @@ def image_data_url(image: Image.Image) -> str:
 class OpenAIEngine:
     """One OpenAI-compatible endpoint (or the router in front of several)."""
 
+    embedded = False
+    pixel_blind = False
+
     def __init__(
         self,
         options: OpenAIEngineOptions,
@@ -76,17 +82,23 @@ class OpenAIEngine:
     ) -> None:
         self.name = name
         self.options = options
+        self.max_concurrency = options.max_concurrency
         self.router = router
         self.base_url = router.base_url if router else options.base_url
         self.model = router.model if router else options.model
         self._api_key = router.api_key if router else options.api_key
         self.breaker = breaker or CircuitBreaker()
         self.backoff = backoff or Backoff()
-        self._clients: dict[int, AsyncOpenAI] = {}
+        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncOpenAI] = (
+            weakref.WeakKeyDictionary()
+        )
 
     def _client(self) -> AsyncOpenAI:
-        """One client per event loop: httpx connection pools belong to the loop that made them."""
-        key = id(asyncio.get_running_loop())
+        """One client per event loop: httpx connection pools belong to the loop that made them.
+
+        Keyed by the loop itself, held weakly: a finished loop's client goes with it and is
+        never handed to a new loop that happens to reuse its address."""
+        key = asyncio.get_running_loop()
         client = self._clients.get(key)
         if client is None:
             client = AsyncOpenAI(
@@ -143,7 +155,13 @@ class OpenAIEngine:
         )
 
     async def _send(self, request: BlockRequest, body: dict[str, Any]) -> Any:
-        """One request with retries; the breaker sees every try."""
+        """One request with retries; the breaker sees every try.
+
+        The retry loop is written here rather than in an httpx retry transport because the
+        circuit breaker must count every failed try (a transport would hide them behind one
+        call), an open breaker must stop the retries of a request already under way, and the
+        wait honours ``Retry-After`` and cancellation by the page deadline. The openai client's
+        own retries are off (``max_retries=0``) so that tries are counted once."""
         tries = self.options.retries + 1
         problem = ""
         for attempt in range(tries):
@@ -197,12 +215,6 @@ class OpenAIEngine:
         text = strip_reasoning(raw)
         usage = response.usage
         finish = choice.finish_reason
-        if finish == "length":
-            raise self._error(
-                request,
-                f"answer cut at max_tokens ({max_tokens_for(request.task, self.options.max_tokens)}"
-                f"; {usage.completion_tokens if usage else '?'} tokens): finish_reason length",
-            )
         html = text if request.task == "table" and "<table" in text.lower() else None
         if request.task == "table" and is_otsl(text):
             table = otsl_to_table(text)
@@ -220,6 +232,7 @@ class OpenAIEngine:
         )
 
     async def aclose(self) -> None:
-        clients, self._clients = list(self._clients.values()), {}
+        clients = list(self._clients.values())
+        self._clients.clear()
         for client in clients:
             await client.close()

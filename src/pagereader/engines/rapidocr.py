@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from pagereader.engines.base import BlockRequest
+from pagereader.engines.base import BlockRequest, EmbeddedEngine
 from pagereader.errors import EngineError
 from pagereader.layout.paragraphs import join_lines
 from pagereader.layout.quiet import load_quietly
@@ -114,7 +114,7 @@ def sort_lines(lines: list[TextLine]) -> list[TextLine]:
     return [line for row in rows for line in sorted(row, key=lambda ln: ln.bbox[0])]
 
 
-class RapidOCREngine:
+class RapidOCREngine(EmbeddedEngine):
     """Block recognition with the embedded PP-OCR models (no Hangul in their dictionary)."""
 
     name = "rapidocr"

@@ -1,10 +1,13 @@
 """Engines by name: built-ins need no configuration, configured ones are built from their
-options type. Adding an engine touches its own module and ``ENGINE_TYPES`` here, nothing else."""
+options type. Adding an engine touches its own module and ``BUILTIN_ENGINES`` or
+``ENGINE_TYPES`` here, nothing else; an engine's name and facts are attributes of its class."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
+
+from pydantic import BaseModel
 
 from pagereader.engines.auto import AutoOCREngine
 from pagereader.engines.base import Engine
@@ -23,7 +26,27 @@ from pagereader.options import (
     TextLayerEngineOptions,
 )
 
-ENGINE_TYPES: dict[type, Callable[[Any], Engine]] = {
+
+class _Named(Protocol):
+    name: str
+
+
+BUILTIN_ENGINES: tuple[type[_Named], ...] = (
+    TextLayerEngine,
+    RapidOCREngine,
+    TesseractEngine,
+    AutoOCREngine,
+    TableGridEngine,
+)
+"""Engines every run has, under their class's ``name``."""
+
+
+def builtin_engine_names() -> tuple[str, ...]:
+    """The route names of the built-in engines."""
+    return tuple(cls.name for cls in BUILTIN_ENGINES)
+
+
+ENGINE_TYPES: dict[type[BaseModel], Callable[[Any], Engine]] = {
     TextLayerEngineOptions: TextLayerEngine,
     RapidOCREngineOptions: RapidOCREngine,
     TesseractEngineOptions: TesseractEngine,
@@ -45,23 +68,19 @@ def _openai_engines(options: Options) -> dict[str, Engine]:
     return engines
 
 
-def register_engine(options_type: type, factory: Callable[[Any], Engine]) -> None:
-    """Make an options type buildable (used by engine modules with optional dependencies)."""
-    ENGINE_TYPES[options_type] = factory
-
-
 def build_engines(options: Options) -> dict[str, Engine]:
     """Every engine the routes may name: the built-ins, then the configured ones."""
     configured = options.engines
     rapid = next((o for o in configured.values() if isinstance(o, RapidOCREngineOptions)), None)
     tess = next((o for o in configured.values() if isinstance(o, TesseractEngineOptions)), None)
-    engines: dict[str, Engine] = {
-        "textlayer": TextLayerEngine(),
-        "rapidocr": RapidOCREngine(rapid),
-        "tesseract": TesseractEngine(tess),
-        "ocr": AutoOCREngine(rapid, tess),
-    }
-    engines["grid"] = TableGridEngine(rapid)
+    builtins: list[Engine] = [
+        TextLayerEngine(),
+        RapidOCREngine(rapid),
+        TesseractEngine(tess),
+        AutoOCREngine(rapid, tess),
+        TableGridEngine(rapid),
+    ]
+    engines: dict[str, Engine] = {engine.name: engine for engine in builtins}
     served = _openai_engines(options)
     engines.update(served)
     for name, engine_options in configured.items():
@@ -69,8 +88,13 @@ def build_engines(options: Options) -> dict[str, Engine]:
             continue
         factory = ENGINE_TYPES.get(type(engine_options))
         if factory is None:
+            kinds = sorted(
+                {str(t.model_fields["kind"].default) for t in ENGINE_TYPES}
+                | {str(OpenAIEngineOptions.model_fields["kind"].default)}
+            )
             raise ConfigError(
-                f"engine {name!r}: kind {engine_options.kind!r} is not available in this install"
+                f"engine {name!r}: kind {engine_options.kind!r} is not available in this install",
+                hint=f"known kinds: {', '.join(kinds)}",
             )
         engines[name] = factory(engine_options)
     return engines

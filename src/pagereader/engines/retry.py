@@ -1,9 +1,11 @@
 """Retry policy for served endpoints: which failures are worth another try, and how long to wait.
 
-Connect errors, timeouts, 429 and 5xx are transient on a busy vLLM server; 4xx other than 429
-means the request itself is wrong and retrying cannot help. Waits grow exponentially with
-full jitter so that the blocks of a page, failing together, do not retry in lockstep; a
-server's ``Retry-After`` is honoured up to the cap.
+Connect errors, 429 and 5xx are transient on a busy vLLM server and are retried; 4xx other than
+429 means the request itself is wrong and retrying cannot help. A timeout is not retried: a
+server that did not answer within ``timeout_s`` would hold the block for another full timeout,
+so the openai engine reports it at once and the route's next engine answers. Waits grow
+exponentially with full jitter so that the blocks of a page, failing together, do not retry
+in lockstep; a server's ``Retry-After`` is honoured up to the cap.
 """
 
 from __future__ import annotations

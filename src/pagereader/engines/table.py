@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from pagereader.engines.base import BlockRequest
+from pagereader.engines.base import BlockRequest, EmbeddedEngine
 from pagereader.engines.rapidocr import ocr_lines
 from pagereader.engines.tesseract import LANGS_BY_SCRIPT, tesseract_lines
 from pagereader.errors import EngineError
@@ -21,7 +21,7 @@ from pagereader.layout.table_cells import fill_table
 from pagereader.layout.table_grid import build_grid
 from pagereader.layout.table_words import WORDS_SOURCE, split_words, words_table
 from pagereader.options import RapidOCREngineOptions
-from pagereader.render.table import table_to_html, table_to_markdown
+from pagereader.tables import table_to_html, table_to_markdown
 from pagereader.types import Recognition, Table, TextLine
 
 
@@ -30,7 +30,7 @@ def _inside(line: TextLine, box: tuple[float, float, float, float]) -> bool:
     return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
 
 
-class TableGridEngine:
+class TableGridEngine(EmbeddedEngine):
     """Rebuilds a table as a grid; answers HTML (JSON) and Markdown (text)."""
 
     name = "grid"

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from pagereader.engines.base import BlockRequest
+from pagereader.engines.base import BlockRequest, EmbeddedEngine
 from pagereader.errors import DependencyError, EngineError
 from pagereader.options import TesseractEngineOptions
 from pagereader.settings import tesseract_binary
@@ -157,7 +157,7 @@ def detect_orientation(image: Image.Image, binary: str | None = None) -> Orienta
     return Orientation(rotate, _SCRIPTS.get(name, "unknown"), name, confidence)
 
 
-class TesseractEngine:
+class TesseractEngine(EmbeddedEngine):
     """Block recognition with Tesseract; the language follows the page's script."""
 
     name = "tesseract"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pagereader.engines.base import BlockRequest
+from pagereader.engines.base import BlockRequest, EmbeddedEngine
 from pagereader.errors import EngineError
 from pagereader.layout.paragraphs import join_lines
 from pagereader.types import BBox, Recognition, TextLine
@@ -14,7 +14,7 @@ def _inside(line: TextLine, box: BBox, slack: float = 1.0) -> bool:
     return box[0] - slack <= cx <= box[2] + slack and box[1] - slack <= cy <= box[3] + slack
 
 
-class TextLayerEngine:
+class TextLayerEngine(EmbeddedEngine):
     """Answers from the text layer; refuses when the page has no trusted layer."""
 
     name = "textlayer"

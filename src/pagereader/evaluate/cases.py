@@ -22,8 +22,9 @@ from PIL import Image
 from pydantic import BaseModel, ConfigDict
 
 from pagereader.errors import InputError
-from pagereader.evaluate.metrics import critical_patterns, strip_markdown
+from pagereader.evaluate.metrics import critical_patterns
 from pagereader.evaluate.olmocr import OlmoRule, baseline_rules, load_rules
+from pagereader.text import strip_markdown
 
 logger = logging.getLogger(__name__)
 

@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 
+from pagereader.engines.registry import builtin_engine_names
 from pagereader.errors import ConfigError
 from pagereader.options import Options
 from pagereader.pipeline import aparse, make_context
@@ -17,7 +18,8 @@ from pagereader.types import DocumentResult
 
 PageEngine = Callable[[Path, int], Awaitable[str]]
 
-BUILTIN_EVAL_ENGINES = ("embedded", "tesseract", "textlayer", "rapidocr")
+BUILTIN_EVAL_ENGINES = ("embedded", *builtin_engine_names())
+"""``embedded`` (the default routes) and every built-in engine alone."""
 
 
 def options_for(name: str, base: Options) -> Options:

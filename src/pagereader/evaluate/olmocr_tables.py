@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lxml import html as lxml_html
-
-from pagereader.evaluate.metrics import html_tables, markdown_tables
+from pagereader.tables import read_tables
+from pagereader.types import Table
 
 
 @dataclass
@@ -65,55 +64,22 @@ class Grid:
         return sorted(found)
 
 
-def _grid_from_rows(rows: list[list[tuple[str, int, int]]], heading_rows: set[int]) -> Grid:
+def _grid(table: Table) -> Grid:
+    """A Table as a Grid; with no heading rows marked, the first row is read as headings."""
     cells: dict[tuple[int, int], str] = {}
     cover: dict[tuple[int, int], tuple[int, int]] = {}
     spans: dict[tuple[int, int], tuple[int, int]] = {}
-    for r, row in enumerate(rows):
-        c = 0
-        for text, rowspan, colspan in row:
-            while (r, c) in cover:
-                c += 1
-            key = (r, c)
-            cells[key] = text
-            spans[key] = (rowspan, colspan)
-            for dr in range(rowspan):
-                for dc in range(colspan):
-                    cover[(r + dr, c + dc)] = key
-            c += colspan
-    return Grid(cells, cover, spans, frozenset(heading_rows or {0}))
-
-
-def _html_grid(table: lxml_html.HtmlElement) -> Grid:
-    rows: list[list[tuple[str, int, int]]] = []
-    heading_rows: set[int] = set()
-    for r, tr in enumerate(table.iter("tr")):
-        row: list[tuple[str, int, int]] = []
-        tags: list[str] = []
-        for cell in tr:
-            if not isinstance(cell.tag, str) or cell.tag not in ("td", "th"):
-                continue
-            tags.append(cell.tag)
-            row.append((cell.text_content().strip(), _int(cell, "rowspan"), _int(cell, "colspan")))
-        in_head = any(a.tag == "thead" for a in tr.iterancestors())
-        if in_head or (tags and all(t == "th" for t in tags)):
-            heading_rows.add(r)
-        rows.append(row)
-    return _grid_from_rows(rows, heading_rows)
-
-
-def _int(cell: lxml_html.HtmlElement, name: str) -> int:
-    try:
-        return max(1, int(cell.get(name, "1")))
-    except ValueError:
-        return 1
+    for cell in table.cells:
+        key = (cell.row, cell.col)
+        cells[key] = cell.text
+        spans[key] = (cell.row_span, cell.col_span)
+        for dr in range(cell.row_span):
+            for dc in range(cell.col_span):
+                cover[(cell.row + dr, cell.col + dc)] = key
+    return Grid(cells, cover, spans, frozenset(range(table.header_rows)) or frozenset({0}))
 
 
 def parse_tables(content: str, *, markdown: bool = True) -> list[Grid]:
-    """Every table of a page as a grid: pipe tables (unless excluded) and HTML tables."""
-    grids: list[Grid] = []
-    if markdown:
-        for rows in markdown_tables(content):
-            grids.append(_grid_from_rows([[(c, 1, 1) for c in row] for row in rows], {0}))
-    grids.extend(_html_grid(t) for t in html_tables(content))
-    return grids
+    """Every table of a page as a grid, in reading order: HTML tables and (unless excluded)
+    pipe tables, read by tables.py."""
+    return [_grid(table) for table in read_tables(content, markdown=markdown)]

@@ -46,9 +46,7 @@ def _labels(cases: Sequence[EvalCase]) -> list[str]:
     return [c.file.relative_to(roots[c.dataset]).as_posix() for c in cases]
 
 
-def score_text(
-    case: EvalCase, hypothesis: str, *, fold_variants: bool = False
-) -> dict[str, object]:
+def score_text(case: EvalCase, hypothesis: str, *, fold_variants: bool = True) -> dict[str, object]:
     """The text metrics of one page: consistency, CER, WER (space-delimited languages only),
     critical-token agreement and, where the reference has tables, TEDS."""
     reference = case.reference or ""
@@ -89,7 +87,7 @@ def short_diff(
     """The first ``limit`` edits from reference to hypothesis as ``[-ref-]{+hyp+}`` with a
     little context each, on whitespace-collapsed text (characters, so CJK diffs read well);
     long edits are clipped to ``width`` characters."""
-    ref = normalize(reference, keep_spaces=True)
+    ref = normalize(reference, markdown=False, keep_spaces=True)
     hyp = normalize(hypothesis, markdown=True, keep_spaces=True)
     matcher = difflib.SequenceMatcher(None, ref, hyp, autojunk=False)
     pieces: list[str] = []
@@ -148,7 +146,7 @@ async def run_eval(
     engines: Mapping[str, Engine],
     *,
     concurrency: int = 1,
-    fold_variants: bool = False,
+    fold_variants: bool = True,
     worst: int = 10,
     n_boot: int = 2000,
     seed: int = 0,

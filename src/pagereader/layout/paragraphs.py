@@ -12,10 +12,10 @@ from __future__ import annotations
 import logging
 import re
 import statistics
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from pagereader.text import is_cjk, is_latin_letter
 from pagereader.types import BBox, Block, BlockKind, TextLine
 
 logger = logging.getLogger(__name__)
@@ -65,25 +65,6 @@ def union(boxes: Sequence[BBox]) -> BBox:
     )
 
 
-def is_cjk(ch: str) -> bool:
-    """Han, kana and CJK punctuation: scripts written without spaces between words."""
-    if not ch:
-        return False
-    code = ord(ch)
-    return (
-        0x3000 <= code <= 0x30FF  # CJK punctuation, hiragana, katakana
-        or 0x3400 <= code <= 0x4DBF
-        or 0x4E00 <= code <= 0x9FFF
-        or 0xF900 <= code <= 0xFAFF
-        or 0xFF00 <= code <= 0xFF60  # full-width forms
-        or 0x20000 <= code <= 0x2FA1F
-    )
-
-
-def _is_latin_letter(ch: str) -> bool:
-    return ch.isalpha() and unicodedata.name(ch, "").startswith("LATIN")
-
-
 def _is_spaced(ch: str) -> bool:
     """Letters of scripts that put spaces between words (Latin, Hangul, Cyrillic, ...)."""
     return ch.isalpha() and not is_cjk(ch)
@@ -107,8 +88,8 @@ def join_lines(lines: Sequence[TextLine]) -> str:
         if (
             last in "-\u00ad"
             and len(out) >= 2
-            and _is_latin_letter(out[-2])
-            and _is_latin_letter(first)
+            and is_latin_letter(out[-2])
+            and is_latin_letter(first)
             and first.islower()
         ) or last == "\u00ad":
             out = out[:-1] + text
@@ -341,7 +322,6 @@ def paragraph_lines(lines: Sequence[TextLine], page_height: float) -> list[list[
 
 def group_lines(
     lines: Sequence[TextLine],
-    page_width: float,
     page_height: float,
     *,
     source: str = "textlayer",
@@ -350,7 +330,6 @@ def group_lines(
 
     ``order`` is left at 0: reading order is decided later over all of a page's blocks.
     """
-    del page_width
     groups = paragraph_lines(lines, page_height)
     if not groups:
         return []

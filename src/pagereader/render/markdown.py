@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from pagereader.render.review import review_marker
-from pagereader.render.table import html_to_table
+from pagereader.tables import html_to_table
 from pagereader.types import BlockResult, PageResult
 
 _BULLET = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶‣⁃∙·\-\*–—]\s*")

@@ -17,7 +17,6 @@ from collections.abc import Iterable, Sequence
 import cv2
 import numpy as np
 
-from pagereader.checks.text import count_scripts
 from pagereader.context import RunContext
 from pagereader.engines.auto import embedded_engine_for
 from pagereader.layout.table_grid import find_ruled_tables
@@ -26,6 +25,7 @@ from pagereader.sources.base import RenderedPage
 from pagereader.stages.routes import resolve_route
 from pagereader.stages.script import SCRIPT_OF_LANG, script_of, upright_and_script
 from pagereader.stages.state import PageState
+from pagereader.text import count_scripts
 from pagereader.types import BBox, PageClass, PageDecision, PageFeatures, Script, TextLine
 
 _ANALYSIS_SIDE = 1600

@@ -24,13 +24,7 @@ from pagereader.types import Attempt, Block, BlockResult, ErrorItem, Recognition
 
 logger = logging.getLogger(__name__)
 
-_EMBEDDED_CONCURRENCY = 2
 _DEFAULT_GRACE_S = 60.0
-
-
-def _concurrency(ctx: RunContext, name: str) -> int:
-    engine_options = ctx.options.engines.get(name)
-    return int(getattr(engine_options, "max_concurrency", _EMBEDDED_CONCURRENCY))
 
 
 def build_request(state: PageState, block: Block) -> BlockRequest:
@@ -57,9 +51,10 @@ def build_request(state: PageState, block: Block) -> BlockRequest:
     )
 
 
-async def _call(ctx: RunContext, name: str, request: BlockRequest) -> Recognition:
+async def call_engine(ctx: RunContext, name: str, request: BlockRequest) -> Recognition:
+    """One request to a named engine, within that engine's concurrency bound."""
     engine = ctx.engines[name]
-    async with ctx.semaphore(name, _concurrency(ctx, name)):
+    async with ctx.semaphore(name, engine.max_concurrency):
         return await engine.recognize(request)
 
 
@@ -108,7 +103,7 @@ async def recognize_block(
                 continue
         try:
             async with asyncio.timeout(limit) as window:
-                answer = await _call(ctx, name, request)
+                answer = await call_engine(ctx, name, request)
         except TimeoutError as exc:
             if not window.expired():
                 attempts.append(_failed(name, start, f"internal error: TimeoutError: {exc}"))

@@ -13,27 +13,12 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from PIL import Image
 
-from pagereader.checks.text import count_scripts
 from pagereader.engines.tesseract import detect_orientation, tesseract_available, tesseract_text
 from pagereader.sources.base import RenderedPage
+from pagereader.text import count_scripts, script_of
 from pagereader.types import Script
 
 SCRIPT_OF_LANG: dict[str, Script] = {"en": "latin", "zh-Hant": "han", "ko": "hangul"}
-
-
-def script_of(counts: dict[str, int]) -> Script:
-    """The dominant script; Hangul or Han win over Latin at a lower share, as CJK pages carry
-    Latin names and numbers while one CJK character carries a word's worth of meaning."""
-    total = sum(counts.values())
-    if total == 0:
-        return "unknown"
-    if counts["hangul"] >= max(3, 0.15 * total):
-        return "hangul"
-    if counts["han"] >= max(3, 0.15 * total):
-        return "han"
-    if counts["latin"] >= 0.5 * total:
-        return "latin"
-    return "mixed"
 
 
 _OSD_SIDE = 1800

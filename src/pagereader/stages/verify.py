@@ -19,11 +19,9 @@ import time
 from pagereader.checks import Possible, Subject, decide, run_checks
 from pagereader.checks.base import ReferenceSource
 from pagereader.context import RunContext
-from pagereader.engines.base import BlockRequest
 from pagereader.engines.textlayer import TextLayerEngine
 from pagereader.errors import PagereaderError
-from pagereader.options import VerifyOptions
-from pagereader.stages.recognize import build_request, recognize_block
+from pagereader.stages.recognize import build_request, call_engine, recognize_block
 from pagereader.stages.routes import resolve_route
 from pagereader.stages.state import PageState
 from pagereader.types import (
@@ -31,15 +29,28 @@ from pagereader.types import (
     Attempt,
     BlockResult,
     Finding,
-    Recognition,
     Verdict,
     VerdictAction,
 )
 
 logger = logging.getLogger(__name__)
 
-_EMBEDDED = frozenset({"ocr", "rapidocr", "tesseract", "grid", "textlayer"})
 _UNREFERENCED_KINDS = frozenset({"figure", "formula"})
+
+
+def _own_signals(ctx: RunContext) -> set[str]:
+    """Engines whose answers are the page's own signals (the text layer, the grid built from
+    it, the embedded OCR) or the configured reference itself."""
+    names = {name for name, engine in ctx.engines.items() if engine.embedded}
+    return names | {ctx.options.verify.reference_engine}
+
+
+def _pixel_blind(ctx: RunContext, name: str) -> bool:
+    """Whether more pixels cannot change this engine's answer (its class says so, or the
+    options name it)."""
+    engine = ctx.engines.get(name)
+    blind = engine is not None and engine.pixel_blind
+    return blind or name in ctx.options.verify.pixel_blind_engines
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,13 +79,6 @@ def basic_verdict(result: BlockResult) -> Verdict:
     return Verdict(action=action, findings=tuple(findings))
 
 
-async def _call(ctx: RunContext, name: str, request: BlockRequest) -> Recognition:
-    engine = ctx.engines[name]
-    limit = int(getattr(ctx.options.engines.get(name), "max_concurrency", 2))
-    async with ctx.semaphore(name, limit):
-        return await engine.recognize(request)
-
-
 async def find_reference(
     ctx: RunContext, state: PageState, result: BlockResult, engine_name: str
 ) -> Reference:
@@ -88,7 +92,7 @@ async def find_reference(
     if kind in _UNREFERENCED_KINDS:
         return Reference()
     answered_by = {engine_name, result.engine}
-    if answered_by & (_EMBEDDED | {options.reference_engine}):
+    if answered_by & _own_signals(ctx):
         return Reference()
     request = build_request(state, result.block)
     if state.trusted_text and state.rendered.lines:
@@ -100,7 +104,7 @@ async def find_reference(
     if not options.ocr_reference_on_scans or options.reference_engine not in ctx.engines:
         return Reference()
     try:
-        answer = await _call(ctx, options.reference_engine, request)
+        answer = await call_engine(ctx, options.reference_engine, request)
     except Exception as exc:  # a failed reference only means fewer checks
         logger.debug(
             "no OCR reference for %s page %s block %s: %s",
@@ -140,7 +144,8 @@ class _Walk:
     max_pixels: int = 0
 
 
-def _possible(walk: _Walk, options: VerifyOptions, reference: Reference) -> Possible:
+def _possible(ctx: RunContext, walk: _Walk, reference: Reference) -> Possible:
+    options = ctx.options.verify
     name = walk.chain[walk.position] if walk.position < len(walk.chain) else walk.result.engine
     raised = min(options.retry_max_pixels, int(walk.max_pixels * options.retry_pixel_factor))
     trusted = reference.source == "textlayer" or (
@@ -149,8 +154,8 @@ def _possible(walk: _Walk, options: VerifyOptions, reference: Reference) -> Poss
     return Possible(
         can_retry=(
             walk.retries < options.max_retries
-            and name not in options.pixel_blind_engines
-            and walk.result.engine not in options.pixel_blind_engines
+            and not _pixel_blind(ctx, name)
+            and not _pixel_blind(ctx, walk.result.engine)
             and raised > walk.max_pixels
         ),
         can_escalate=walk.position + 1 < len(walk.chain),
@@ -176,7 +181,7 @@ async def _retry(ctx: RunContext, state: PageState, walk: _Walk) -> str:
     )
     start = time.perf_counter()
     try:
-        answer = await _call(ctx, name, request)
+        answer = await call_engine(ctx, name, request)
     except Exception as exc:
         error = exc.message if isinstance(exc, PagereaderError) else f"{type(exc).__name__}: {exc}"
         attempt = Attempt(engine=name, ok=False, latency_s=time.perf_counter() - start, error=error)
@@ -190,10 +195,18 @@ async def _retry(ctx: RunContext, state: PageState, walk: _Walk) -> str:
             "html": answer.html,
             "engine": answer.engine,
             "confidence": answer.confidence,
+            "finish_reason": answer.finish_reason,
             "latency_s": round(walk.result.latency_s + latency, 4),
             "attempts": (
                 *walk.result.attempts,
-                Attempt(engine=answer.engine, ok=True, latency_s=latency),
+                Attempt(
+                    engine=answer.engine,
+                    ok=True,
+                    latency_s=latency,
+                    finish_reason=answer.finish_reason,
+                    prompt_tokens=answer.prompt_tokens,
+                    completion_tokens=answer.completion_tokens,
+                ),
             ),
         }
     )
@@ -251,7 +264,7 @@ async def verify_block(
     )
     name = chain[position] if position < len(chain) else result.engine
     reference = await find_reference(ctx, state, result, name)
-    embedded = {name, result.engine} & (_EMBEDDED | {options.reference_engine})
+    embedded = {name, result.engine} & _own_signals(ctx)
     page_script = state.decision.script if state.decision and not embedded else "unknown"
     history: list[Finding] = list(basic_verdict(result).findings)
     final: VerdictAction = "accept"
@@ -261,7 +274,7 @@ async def verify_block(
         )
         history.extend(f for f in findings if f not in history)
         last = step_index == options.max_steps
-        possible = Possible() if last else _possible(walk, options, reference)
+        possible = Possible() if last else _possible(ctx, walk, reference)
         action, lead = decide(findings, possible, options.remedies)
         if action in ("accept", "review"):
             final = final if action == "accept" else "review"
@@ -272,7 +285,7 @@ async def verify_block(
         elif action == "escalate":
             step = await _escalate(ctx, state, walk)
             name = walk.chain[min(walk.position, len(walk.chain) - 1)]
-            if {name, walk.result.engine} & (_EMBEDDED | {options.reference_engine}):
+            if {name, walk.result.engine} & _own_signals(ctx):
                 reference, page_script = Reference(), "unknown"
         else:
             step = _fallback(walk, reference)

@@ -4,7 +4,8 @@ from typing import Any
 
 from pagereader.checks import Possible, Subject
 from pagereader.checks.base import ReferenceSource
-from pagereader.checks.table import check_table, html_grid, html_problems
+from pagereader.checks.table import check_table, html_problems
+from pagereader.tables import html_to_table, slot_rows
 
 # The quarterly table of the sample deck, as its text layer reads it.
 REFERENCE = "Region Q1 Q2 Q3\nNorth 120 135 150\nSouth 98 101 117"
@@ -60,7 +61,7 @@ def test_ragged_row_and_spans() -> None:
         "<table><tr><th rowspan='2'>Region</th><th colspan='2'>H1</th></tr>"
         "<tr><th>Q1</th><th>Q2</th></tr><tr><td>North</td><td>120</td><td>135</td></tr></table>"
     )
-    assert html_grid(spanned)[1] == ["", "Q1", "Q2"]
+    assert slot_rows(html_to_table(spanned))[1] == ["", "Q1", "Q2"]
     assert check_table(_table(spanned, None)) == []
 
 
@@ -78,3 +79,26 @@ def test_markdown_table_rows_are_counted() -> None:
     md = "| Region | Q1 |\n|---|---|\n| North | 120 | 7 |"
     subject = Subject(text=md, kind="table")
     assert check_table(subject)[0].message.endswith("row 2 has 3 cells where the table has 2")
+
+
+TWO_TABLES = (
+    "| Region | Q1 |\n|---|---|\n| North | 120 |\n| South | 98 |\n\n"
+    "x | y | z\n\n"
+    "| Item | Qty | Price |\n|---|---|---|\n| Pen | 2 | 1.50 |"
+)
+
+
+def test_prose_with_pipes_between_two_tables_is_not_a_row(judge: Any) -> None:
+    # a prose line with pipes between two correct tables: two clean tables, nothing to redo
+    subject = Subject(text=TWO_TABLES, kind="table", engine="vlm")
+    assert check_table(subject) == []
+    findings, action = judge(subject, Possible(can_retry=True, can_escalate=True))
+    assert (findings, action) == ([], "accept")
+
+
+def test_each_table_of_an_answer_is_judged_on_its_own() -> None:
+    second_ragged = TWO_TABLES + "\n| Ink | 5 |"
+    findings = check_table(Subject(text=second_ragged, kind="table"))
+    assert [f.message for f in findings] == [
+        "table 2: rows disagree on width: row 3 has 2 cells where the table has 3"
+    ]

@@ -10,13 +10,12 @@ from pagereader.evaluate.metrics import (
     critical_agreement,
     critical_patterns,
     critical_tokens,
-    markdown_tables,
     normalize,
     page_teds,
-    strip_markdown,
     teds,
     wer,
 )
+from pagereader.text import strip_markdown
 
 
 def test_chinese_one_character_changed_is_one_edit_in_four() -> None:
@@ -39,8 +38,8 @@ def test_consistency_divides_by_the_longer_side_and_cer_by_the_reference() -> No
 
 def test_normalize_folds_width_whitespace_and_variants() -> None:
     assert normalize("第 一 條\n（甲）ＡＢ１") == "第一條(甲)AB1"
-    assert normalize("爲裏着", fold_variants=True) == "為裡著"
-    assert normalize("爲裏着") == "爲裏着"
+    assert normalize("爲裏着") == "為裡著"
+    assert normalize("爲裏着", fold_variants=False) == "爲裏着"
     assert normalize("a  b\n c", keep_spaces=True) == "a b c"
 
 
@@ -113,4 +112,12 @@ def test_page_teds_reads_markdown_tables_against_html() -> None:
     assert page_teds("| a | b |\n|---|---|\n| 1 | 2 |", ref) == pytest.approx(1.0)
     assert page_teds("no table", ref) == 0.0
     assert page_teds("anything", "plain reference") is None
-    assert markdown_tables("| x | y |\n|:--|--:|\n| 1 | 2 |") == [[["x", "y"], ["1", "2"]]]
+
+
+def test_page_teds_pairs_tables_in_reading_order() -> None:
+    md = "| a | b |\n|---|---|\n| 1 | 2 |"
+    html = "<table><tr><td>x</td></tr><tr><td>y</td></tr></table>"
+    # the reference has its pipe table first; an answer in the same order matches both
+    assert page_teds(f"{md}\n\n{html}", f"{md}\n\n{html}") == pytest.approx(1.0)
+    # in the other order each table meets a differently shaped one
+    assert page_teds(f"{html}\n\n{md}", f"{md}\n\n{html}") < 0.7

@@ -27,7 +27,7 @@ def test_two_paragraphs_split_on_gap() -> None:
     lines = column(["Alpha beta", "gamma delta."], 72, 100, 540) + column(
         ["Second para", "goes on."], 72, 140, 540
     )
-    blocks = group_lines(lines, W, H)
+    blocks = group_lines(lines, H)
     assert [block_text(b) for b in blocks] == ["Alpha beta gamma delta.", "Second para goes on."]
     assert [b.kind for b in blocks] == ["text", "text"]
     assert blocks[0].bbox == (72, 100, 540, 122)
@@ -36,7 +36,7 @@ def test_two_paragraphs_split_on_gap() -> None:
 def test_columns_stay_apart() -> None:
     left = column(["left one", "left two", "left three"], 72, 100, 290)
     right = column(["right one", "right two"], 320, 100, 540)
-    blocks = group_lines(left + right, W, H)
+    blocks = group_lines(left + right, H)
     texts = sorted(block_text(b) for b in blocks)
     assert texts == ["left one left two left three", "right one right two"]
 
@@ -44,7 +44,7 @@ def test_columns_stay_apart() -> None:
 def test_font_size_change_breaks_and_title_detected() -> None:
     body = column(["body text line one", "body text line two", "and three"], 72, 104, 540)
     lines = [line("A Big Title", 72, 80, 400, size=20), *body]
-    blocks = group_lines(lines, W, H)
+    blocks = group_lines(lines, H)
     assert [(b.kind, block_text(b)) for b in blocks] == [
         ("title", "A Big Title"),
         ("text", "body text line one body text line two and three"),
@@ -57,7 +57,7 @@ def test_header_footer_bands() -> None:
         *column(["Body text here.", "More body."], 72, 100, 540),
         line("7", 300, 760, 306, size=8),
     ]
-    blocks = group_lines(lines, W, H)
+    blocks = group_lines(lines, H)
     kinds = {block_text(b): b.kind for b in blocks}
     assert kinds == {
         "Annual Report 2024": "header",
@@ -76,7 +76,7 @@ def test_list_items_each_a_block_with_continuation() -> None:
         line("① 첫째", 72, 160, 300),
         line("가. 항목", 72, 172, 300),
     ]
-    blocks = group_lines(lines, W, H)
+    blocks = group_lines(lines, H)
     assert [(b.kind, block_text(b)) for b in blocks] == [
         ("list", "• first item continues here"),
         ("list", "• second item"),
@@ -94,7 +94,7 @@ def test_caption_detected() -> None:
         line("表 3 各區人口", 72, 330, 200),
         line("그림 1. 구조", 72, 360, 200),
     ]
-    blocks = group_lines(lines, W, H)
+    blocks = group_lines(lines, H)
     assert [b.kind for b in blocks] == ["text", "caption", "caption", "caption"]
 
 
@@ -104,7 +104,7 @@ def test_ocr_lines_without_font_size_and_split_row() -> None:
         TextLine(text="world", bbox=(70, 101, 120, 121)),
         TextLine(text="next line", bbox=(10, 126, 120, 146)),
     ]
-    blocks = group_lines(lines, 800, 1000, source="ocr")
+    blocks = group_lines(lines, 1000, source="ocr")
     assert len(blocks) == 1
     assert block_text(blocks[0]) == "Hello world next line"
     assert blocks[0].source == "ocr"
@@ -135,8 +135,8 @@ def test_predicates() -> None:
 
 
 def test_empty_input() -> None:
-    assert group_lines([], W, H) == []
-    assert group_lines([line("   ", 0, 0, 10)], W, H) == []
+    assert group_lines([], H) == []
+    assert group_lines([line("   ", 0, 0, 10)], H) == []
 
 
 def test_fragments_of_a_row_are_joined() -> None:
@@ -153,7 +153,7 @@ def test_fragments_of_a_row_are_joined() -> None:
         TextLine(text="HPO performed", bbox=(188.5, 574.9, 480, 583.0)),
         TextLine(text="Table 1.", bbox=(135.2, 575.0, 174.8, 581.3)),
     ]
-    blocks = group_lines(lines, W, H)
+    blocks = group_lines(lines, H)
     assert [(b.kind, block_text(b)) for b in blocks] == [
         ("list", "1. Undo/Redo : more text here continued below"),
         ("list", "2. Spell Check : By the 1990s"),

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pagereader.checks.text import count_scripts
 from pagereader.options import ClassifyOptions
 from pagereader.stages.classify import decide, small_font_share, text_layer_trusted
 from pagereader.stages.script import script_of
+from pagereader.text import count_scripts
 from pagereader.types import PageFeatures, TextLine
 
 OPTIONS = ClassifyOptions()

@@ -26,6 +26,9 @@ class TitleEngine:
     """Answers the context task with the page's first text-layer line as its title."""
 
     name = "general"
+    max_concurrency = 1
+    embedded = False
+    pixel_blind = False
 
     def __init__(self, fail: bool = False) -> None:
         self.fail = fail
@@ -45,7 +48,7 @@ class TitleEngine:
 def _run(engine: TitleEngine) -> list[object]:
     options = Options.model_validate({"context": {"engine": "ocr"}, "pages": (1, 2)})
     ctx = make_context(options)
-    ctx.engines["ocr"] = engine
+    ctx.engines = {**ctx.engines, "ocr": engine}
     result = asyncio.run(aparse(DECK, ctx=ctx))
     assert result.status == "ok"
     return [page.context for page in result.pages]

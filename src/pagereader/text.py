@@ -1,16 +1,19 @@
-"""Pure text helpers the checks share: normalization, character consistency, script counts.
+"""The one place for text normalization, scripts and character classes.
 
-The evaluation metrics use the same definitions, so a verifier threshold and a benchmark score
-mean the same thing.
+The verifier's checks, the evaluation metrics, the decision layer and the layout all import
+these, so a verifier threshold and a benchmark score mean the same thing. Outputs keep what the
+engines read; normalization (variant glyphs folded, Markdown stripped) is for comparisons only.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from rapidfuzz.distance import Levenshtein
+
+from pagereader.types import Script
 
 # Variant forms that print the same word; folded so the choice of form is never an error.
 VARIANT_GLYPHS: dict[str, str] = {
@@ -65,11 +68,21 @@ def strip_markdown(text: str) -> str:
     return _BULLETS.sub("", text)
 
 
-def normalize(text: str, *, markdown: bool = True, keep_spaces: bool = False) -> str:
-    """NFKC, Markdown stripped, variants folded, whitespace removed (or collapsed)."""
+def normalize(
+    text: str, *, markdown: bool = True, fold_variants: bool = True, keep_spaces: bool = False
+) -> str:
+    """NFKC, Markdown stripped, variant glyphs folded, whitespace removed; for comparisons.
+
+    Whitespace carries no meaning between CJK characters and differs between engines, so
+    character comparisons drop it; ``keep_spaces`` collapses it to single spaces instead (for
+    word-level metrics and critical tokens). Variant forms print the same word, so by default
+    the choice of form is never an error.
+    """
     if markdown:
         text = strip_markdown(text)
-    text = unicodedata.normalize("NFKC", text).translate(_VARIANT_TABLE)
+    text = unicodedata.normalize("NFKC", text)
+    if fold_variants:
+        text = text.translate(_VARIANT_TABLE)
     if keep_spaces:
         return _WS.sub(" ", text).strip()
     return _WS.sub("", text)
@@ -83,35 +96,68 @@ def char_consistency(hypothesis: str, reference: str) -> float:
     return 1.0 - Levenshtein.distance(hypothesis, reference) / longest
 
 
+# Character classes, as code point ranges (inclusive).
+HANGUL_RANGES: tuple[tuple[int, int], ...] = ((0xAC00, 0xD7A3), (0x1100, 0x11FF), (0x3130, 0x318F))
+HAN_RANGES: tuple[tuple[int, int], ...] = (
+    (0x4E00, 0x9FFF),
+    (0x3400, 0x4DBF),
+    (0xF900, 0xFAFF),
+    (0x20000, 0x2FA1F),
+)
+KANA_RANGES: tuple[tuple[int, int], ...] = ((0x3040, 0x30FF),)
+CJK_PUNCTUATION_RANGES: tuple[tuple[int, int], ...] = (
+    (0x3000, 0x303F),  # CJK symbols and punctuation
+    (0xFF00, 0xFF60),  # full-width forms
+)
+
+
+def _in(code: int, ranges: tuple[tuple[int, int], ...]) -> bool:
+    return any(low <= code <= high for low, high in ranges)
+
+
+def is_hangul(ch: str) -> bool:
+    """Hangul syllables and jamo."""
+    return bool(ch) and _in(ord(ch), HANGUL_RANGES)
+
+
+def is_han(ch: str) -> bool:
+    """Han ideographs and kana (counted together: neither is Hangul nor Latin)."""
+    return bool(ch) and (_in(ord(ch), HAN_RANGES) or _in(ord(ch), KANA_RANGES))
+
+
+def is_cjk(ch: str) -> bool:
+    """Han, kana and CJK punctuation: scripts written without spaces between words."""
+    return bool(ch) and (is_han(ch) or _in(ord(ch), CJK_PUNCTUATION_RANGES))
+
+
+def is_latin_letter(ch: str) -> bool:
+    """A letter of the Latin script (accented ones included)."""
+    return ch.isalpha() and unicodedata.name(ch, "").startswith("LATIN")
+
+
 def count_scripts(text: Iterable[str]) -> dict[str, int]:
     """Letters per script family: Hangul, Han (incl. kana), Latin."""
     counts = {"hangul": 0, "han": 0, "latin": 0}
     for chunk in text:
         for ch in chunk:
-            code = ord(ch)
-            if 0xAC00 <= code <= 0xD7A3 or 0x1100 <= code <= 0x11FF or 0x3130 <= code <= 0x318F:
+            if is_hangul(ch):
                 counts["hangul"] += 1
-            elif (
-                0x4E00 <= code <= 0x9FFF
-                or 0x3400 <= code <= 0x4DBF
-                or 0xF900 <= code <= 0xFAFF
-                or 0x3040 <= code <= 0x30FF
-            ):
+            elif is_han(ch):
                 counts["han"] += 1
-            elif ch.isalpha() and unicodedata.name(ch, "").startswith("LATIN"):
+            elif is_latin_letter(ch):
                 counts["latin"] += 1
     return counts
 
 
-def dominant_script(text: str, min_letters: int = 3) -> str:
-    """``hangul``, ``han``, ``latin``, ``mixed`` or ``unknown`` (too few letters to say).
+def script_of(counts: Mapping[str, int], min_letters: int = 3) -> Script:
+    """``hangul``, ``han``, ``latin``, ``mixed`` or ``unknown`` (fewer than ``min_letters``
+    letters) from letter counts (:func:`count_scripts`).
 
     CJK wins at a lower share than Latin: CJK text carries Latin names and numbers, while one
     CJK character carries a word's worth of meaning.
     """
-    counts = count_scripts([text])
     total = sum(counts.values())
-    if total < min_letters:
+    if total < max(1, min_letters):
         return "unknown"
     if counts["hangul"] >= max(min_letters, 0.15 * total):
         return "hangul"
@@ -120,3 +166,8 @@ def dominant_script(text: str, min_letters: int = 3) -> str:
     if counts["latin"] >= 0.5 * total:
         return "latin"
     return "mixed"
+
+
+def dominant_script(text: str, min_letters: int = 3) -> Script:
+    """The script of one text, by :func:`script_of`'s rule."""
+    return script_of(count_scripts([text]), min_letters)

@@ -1,0 +1,48 @@
+"""Normalization, scripts and character classes: the one definition the verifier, the
+evaluation and the layout share."""
+
+from __future__ import annotations
+
+from pagereader.text import (
+    count_scripts,
+    dominant_script,
+    is_cjk,
+    is_latin_letter,
+    normalize,
+    script_of,
+)
+
+
+def test_normalize_for_comparison_only() -> None:
+    assert normalize("**第 一 條**\n（甲）爲") == "第一條(甲)為"
+    assert normalize("**a**", markdown=False) == "**a**"
+    assert normalize("爲", fold_variants=False) == "爲"
+    assert normalize(" a \n b ", keep_spaces=True) == "a b"
+
+
+def test_character_classes() -> None:
+    assert [is_cjk(ch) for ch in "中かカ。，Ａ한a𠀀"] == [
+        True,  # Han
+        True,  # hiragana
+        True,  # katakana
+        True,  # ideographic full stop
+        True,  # full-width comma
+        True,  # full-width Latin letter (full-width forms)
+        False,  # Hangul puts spaces between words
+        False,
+        True,  # CJK extension B
+    ]
+    assert is_cjk("") is False
+    assert [is_latin_letter(ch) for ch in "aé中1"] == [True, True, False, False]
+
+
+def test_script_rule_counts_letters() -> None:
+    assert count_scripts(["제1조 Article 第一條 𠀀"]) == {"hangul": 2, "han": 4, "latin": 7}
+    # 3 Han of 20 letters is 15%: Han wins although Latin has the majority
+    assert script_of({"hangul": 0, "han": 3, "latin": 17}) == "han"
+    assert script_of({"hangul": 0, "han": 2, "latin": 17}) == "latin"
+    assert script_of({"hangul": 2, "han": 2, "latin": 2}) == "mixed"
+    assert script_of({"hangul": 0, "han": 0, "latin": 2}) == "unknown"
+    assert script_of({"hangul": 0, "han": 0, "latin": 2}, min_letters=1) == "latin"
+    assert dominant_script("제1조 이 법은", min_letters=6) == "unknown"
+    assert dominant_script("제1조 이 법은 문서에") == "hangul"
