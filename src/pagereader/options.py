@@ -9,12 +9,14 @@ tables) and ``ocr`` (the embedded OCR chosen from the page's script).
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from pagereader.errors import ConfigError
+from pagereader.types import BlockKind, CheckName
 
 BUILTIN_ENGINES = frozenset({"textlayer", "rapidocr", "tesseract", "grid", "ocr"})
 PAGE_CLASSES = ("digital", "scan", "dense")
@@ -112,7 +114,7 @@ class OutputOptions(_Options):
 
 VerifyRemedy = Literal["retry", "escalate", "fallback", "review"]
 
-DEFAULT_REMEDIES: dict[str, list[VerifyRemedy]] = {
+DEFAULT_REMEDIES: dict[CheckName, list[VerifyRemedy]] = {
     "empty": ["retry", "fallback", "escalate", "review"],
     "truncation": ["retry", "fallback", "escalate", "review"],
     "reasoning": ["retry", "fallback", "escalate", "review"],
@@ -121,6 +123,27 @@ DEFAULT_REMEDIES: dict[str, list[VerifyRemedy]] = {
     "critical": ["fallback", "retry", "escalate", "review"],
     "agreement": ["fallback", "escalate", "retry", "review"],
     "table": ["retry", "escalate", "review"],
+}
+
+
+DEFAULT_AGREEMENT_MIN: dict[BlockKind, float] = {
+    "title": 0.8,
+    "text": 0.85,
+    "list": 0.85,
+    "caption": 0.8,
+    "header": 0.6,
+    "footer": 0.6,
+    "table": 0.7,
+}
+
+DEFAULT_AGREEMENT_MIN_OCR: dict[BlockKind, float] = {
+    "title": 0.6,
+    "text": 0.7,
+    "list": 0.7,
+    "caption": 0.6,
+    "header": 0.4,
+    "footer": 0.4,
+    "table": 0.5,
 }
 
 
@@ -146,27 +169,11 @@ class VerifyOptions(_Options):
     ocr_reference_on_scans: bool = True
     reference_engine: str = "ocr"
     fallback_to_ocr: bool = False
-    agreement_min: dict[str, float] = Field(
-        default_factory=lambda: {
-            "title": 0.8,
-            "text": 0.85,
-            "list": 0.85,
-            "caption": 0.8,
-            "header": 0.6,
-            "footer": 0.6,
-            "table": 0.7,
-        }
+    agreement_min: dict[BlockKind, float] = Field(
+        default_factory=lambda: dict(DEFAULT_AGREEMENT_MIN)
     )
-    agreement_min_ocr: dict[str, float] = Field(
-        default_factory=lambda: {
-            "title": 0.6,
-            "text": 0.7,
-            "list": 0.7,
-            "caption": 0.6,
-            "header": 0.4,
-            "footer": 0.4,
-            "table": 0.5,
-        }
+    agreement_min_ocr: dict[BlockKind, float] = Field(
+        default_factory=lambda: dict(DEFAULT_AGREEMENT_MIN_OCR)
     )
     critical_patterns: dict[str, list[str]] = Field(default_factory=dict)
     repetition_min_span: int = Field(40, ge=4)
@@ -179,7 +186,7 @@ class VerifyOptions(_Options):
     pixel_blind_engines: list[str] = Field(
         default_factory=lambda: ["textlayer", "grid", "ocr", "rapidocr", "tesseract"]
     )
-    remedies: dict[str, list[VerifyRemedy]] = Field(
+    remedies: dict[CheckName, list[VerifyRemedy]] = Field(
         default_factory=lambda: {k: list(v) for k, v in DEFAULT_REMEDIES.items()}
     )
     max_steps: int = Field(4, ge=1, le=16)
@@ -209,7 +216,7 @@ class Options(_Options):
     context: ContextOptions = Field(default_factory=ContextOptions)
     lang: Literal["en", "zh-Hant", "ko"] | None = None
     password: str | None = None
-    pages: tuple[int, ...] | None = None
+    pages: tuple[Annotated[int, Field(ge=1)], ...] | None = None
 
     @field_validator("routes")
     @classmethod
@@ -238,29 +245,33 @@ class Options(_Options):
 
     def with_overrides(self, **changes: object) -> Options:
         """A copy with top-level fields replaced (validated again)."""
-        data = self.model_dump()
-        data.update({k: v for k, v in changes.items() if v is not None})
-        return Options.model_validate(data)
+        return override(self, {(k,): v for k, v in changes.items()}, source="<overrides>")
 
 
-def load_config(path: str | Path) -> Options:
-    """Read and validate a TOML config; routes are merged over the embedded defaults."""
-    path = Path(path)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise ConfigError("config file not found", file=path) from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"not valid TOML: {exc}", file=path) from exc
-    return options_from_mapping(raw, source=path)
+OptionPath = tuple[str, ...]
+# dict fields merged key by key when overridden (a config's routes add to the defaults)
+_MERGED: frozenset[OptionPath] = frozenset({("routes",)})
 
 
-def options_from_mapping(raw: dict[str, object], source: str | Path = "<config>") -> Options:
-    """Validate a mapping (a parsed config) into Options, with readable errors."""
-    data = dict(raw)
-    routes = data.get("routes")
-    if isinstance(routes, dict):
-        data["routes"] = {**DEFAULT_ROUTES, **routes}
+def override(options: Options, changes: Mapping[OptionPath, object], source: str | Path) -> Options:
+    """The one way options change: ``changes`` (paths such as ``("render", "dpi")``, from a
+    config file, the environment or CLI flags; ``None`` values skipped) laid over ``options``
+    and validated again. Any problem is a ConfigError naming the source and the field."""
+    data: dict[str, Any] = options.model_dump()
+    for path, value in changes.items():
+        if value is None:
+            continue
+        node = data
+        for part in path[:-1]:
+            child = node.get(part)
+            if not isinstance(child, dict):
+                child = node[part] = {}
+            node = child
+        node[path[-1]] = value
+    return _validate(data, source)
+
+
+def _validate(data: Mapping[str, object], source: str | Path) -> Options:
     try:
         return Options.model_validate(data)
     except ValidationError as exc:
@@ -268,4 +279,58 @@ def options_from_mapping(raw: dict[str, object], source: str | Path = "<config>"
             f"{'.'.join(str(p) for p in err['loc']) or 'config'}: {err['msg']}"
             for err in exc.errors()
         )
-        raise ConfigError(f"invalid config: {problems}", file=source) from exc
+        raise ConfigError(f"invalid options: {problems}", file=source) from None
+    except ValueError as exc:
+        raise ConfigError(f"invalid options: {exc}", file=source) from None
+
+
+def _sections(model: type[BaseModel]) -> dict[str, type[BaseModel]]:
+    """The fields of ``model`` that are option sections themselves (nested models)."""
+    found: dict[str, type[BaseModel]] = {}
+    for name, field in model.model_fields.items():
+        kind = field.annotation
+        if isinstance(kind, type) and issubclass(kind, BaseModel):
+            found[name] = kind
+    return found
+
+
+def config_changes(
+    raw: Mapping[str, object], model: type[BaseModel] = Options, prefix: OptionPath = ()
+) -> dict[OptionPath, object]:
+    """A parsed config as option paths: sections are entered, any other value is replaced
+    whole, except the merged dicts (``routes``), whose entries are laid over the current."""
+    sections = _sections(model)
+    changes: dict[OptionPath, object] = {}
+    for key, value in raw.items():
+        path = (*prefix, key)
+        if key in sections and isinstance(value, Mapping):
+            changes.update(config_changes(value, sections[key], path))
+        elif path in _MERGED and isinstance(value, Mapping):
+            changes.update({(*path, str(k)): v for k, v in value.items()})
+        else:
+            changes[path] = value
+    return changes
+
+
+def read_config(path: str | Path) -> dict[OptionPath, object]:
+    """A TOML config file as option changes (see :func:`pagereader.options.config_changes`)."""
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError("config file not found", file=path) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read the config: {exc}", file=path) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"not valid TOML: {exc}", file=path) from None
+    return config_changes(raw)
+
+
+def load_config(path: str | Path) -> Options:
+    """Read and validate a TOML config; routes are merged over the embedded defaults."""
+    return override(Options(), read_config(path), source=path)
+
+
+def options_from_mapping(raw: Mapping[str, object], source: str | Path = "<config>") -> Options:
+    """Validate a mapping (a parsed config) into Options, with readable errors."""
+    return override(Options(), config_changes(raw), source)
