@@ -191,7 +191,7 @@ def _clean(result: PageResult, file: str) -> PageResult:
     cleaned, lone = clean_model(result)
     if not lone:
         return cleaned
-    note = f"{lone} lone surrogate code point(s) in the text replaced with U+FFFD"
+    note = "lone surrogate code points in the text (a broken text layer) replaced with U+FFFD"
     logger.warning("%s page %d: %s", file, cleaned.index, note)
     return cleaned.model_copy(update={"warnings": (*cleaned.warnings, note)})
 
