@@ -270,6 +270,7 @@ async def aparse(
         page_count=source.page_count,
         pages=tuple(pages),
         errors=tuple(errors) + tuple(e for p in pages for e in p.errors),
+        warnings=(warning,) if warning else (),
         markdown=document_markdown(pages, options.output.markdown_page_breaks),
     )
     return clean_model(result)[0]  # a file name not in UTF-8 (the pages are clean already)

@@ -236,4 +236,5 @@ class DocumentResult(Frozen):
     page_count: int = 0
     pages: tuple[PageResult, ...] = ()
     errors: tuple[ErrorItem, ...] = ()
+    warnings: tuple[str, ...] = ()
     markdown: str = ""

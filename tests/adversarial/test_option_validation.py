@@ -56,5 +56,8 @@ def test_page_range_past_the_end_is_cut(tmp_path: Path, cli: Cli) -> None:
     document = json.loads((tmp_path / "O" / "four" / "document.json").read_text("utf-8"))
     assert [page["index"] for page in document["pages"]] == [2, 3, 4]
     assert document["errors"] == []
+    assert document["warnings"] == [
+        "99996 selected page(s) past the end ignored; the document has 4 pages"
+    ]
     warnings = [line for line in done.stderr.splitlines() if line.startswith("warning")]
     assert len(warnings) == 1 and "4 pages" in warnings[0]
