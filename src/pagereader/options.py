@@ -83,8 +83,8 @@ class OpenAIEngineOptions(_Options):
     max_concurrency: int = Field(16, ge=1, le=4096)
     timeout_s: float = Field(60.0, gt=0)
     retries: int = Field(2, ge=0, le=10)
-    max_tokens: dict[str, int] = Field(default_factory=dict)
-    prompts: dict[str, str] = Field(default_factory=dict)
+    max_tokens: Mapping[str, int] = Field(default_factory=dict)
+    prompts: Mapping[str, str] = Field(default_factory=dict)
 
 
 EngineOptions = Annotated[
@@ -114,19 +114,19 @@ class OutputOptions(_Options):
 
 VerifyRemedy = Literal["retry", "escalate", "fallback", "review"]
 
-DEFAULT_REMEDIES: dict[CheckName, list[VerifyRemedy]] = {
-    "empty": ["retry", "fallback", "escalate", "review"],
-    "truncation": ["retry", "fallback", "escalate", "review"],
-    "reasoning": ["retry", "fallback", "escalate", "review"],
-    "repetition": ["retry", "fallback", "escalate", "review"],
-    "script": ["fallback", "escalate", "retry", "review"],
-    "critical": ["fallback", "retry", "escalate", "review"],
-    "agreement": ["fallback", "escalate", "retry", "review"],
-    "table": ["retry", "escalate", "review"],
+DEFAULT_REMEDIES: Mapping[CheckName, tuple[VerifyRemedy, ...]] = {
+    "empty": ("retry", "fallback", "escalate", "review"),
+    "truncation": ("retry", "fallback", "escalate", "review"),
+    "reasoning": ("retry", "fallback", "escalate", "review"),
+    "repetition": ("retry", "fallback", "escalate", "review"),
+    "script": ("fallback", "escalate", "retry", "review"),
+    "critical": ("fallback", "retry", "escalate", "review"),
+    "agreement": ("fallback", "escalate", "retry", "review"),
+    "table": ("retry", "escalate", "review"),
 }
 
 
-DEFAULT_AGREEMENT_MIN: dict[BlockKind, float] = {
+DEFAULT_AGREEMENT_MIN: Mapping[BlockKind, float] = {
     "title": 0.8,
     "text": 0.85,
     "list": 0.85,
@@ -136,7 +136,7 @@ DEFAULT_AGREEMENT_MIN: dict[BlockKind, float] = {
     "table": 0.7,
 }
 
-DEFAULT_AGREEMENT_MIN_OCR: dict[BlockKind, float] = {
+DEFAULT_AGREEMENT_MIN_OCR: Mapping[BlockKind, float] = {
     "title": 0.6,
     "text": 0.7,
     "list": 0.7,
@@ -169,36 +169,34 @@ class VerifyOptions(_Options):
     ocr_reference_on_scans: bool = True
     reference_engine: str = "ocr"
     fallback_to_ocr: bool = False
-    agreement_min: dict[BlockKind, float] = Field(
+    agreement_min: Mapping[BlockKind, float] = Field(
         default_factory=lambda: dict(DEFAULT_AGREEMENT_MIN)
     )
-    agreement_min_ocr: dict[BlockKind, float] = Field(
+    agreement_min_ocr: Mapping[BlockKind, float] = Field(
         default_factory=lambda: dict(DEFAULT_AGREEMENT_MIN_OCR)
     )
-    critical_patterns: dict[str, list[str]] = Field(default_factory=dict)
+    critical_patterns: Mapping[str, tuple[str, ...]] = Field(default_factory=dict)
     repetition_min_span: int = Field(40, ge=4)
     compression_ratio_max: float = Field(4.5, gt=1.0)
     compression_min_chars: int = Field(300, ge=50)
-    reasoning_markers: list[str] = Field(default_factory=list)
+    reasoning_markers: tuple[str, ...] = ()
     max_retries: int = Field(1, ge=0, le=5)
     retry_pixel_factor: float = Field(2.0, gt=1.0, le=16.0)
     retry_max_pixels: int = Field(4_014_080, ge=3136)
-    pixel_blind_engines: list[str] = Field(
-        default_factory=lambda: ["textlayer", "grid", "ocr", "rapidocr", "tesseract"]
-    )
-    remedies: dict[CheckName, list[VerifyRemedy]] = Field(
-        default_factory=lambda: {k: list(v) for k, v in DEFAULT_REMEDIES.items()}
+    pixel_blind_engines: tuple[str, ...] = ("textlayer", "grid", "ocr", "rapidocr", "tesseract")
+    remedies: Mapping[CheckName, tuple[VerifyRemedy, ...]] = Field(
+        default_factory=lambda: dict(DEFAULT_REMEDIES)
     )
     max_steps: int = Field(4, ge=1, le=16)
     mark_review: bool = True
 
 
-DEFAULT_ROUTES: dict[str, list[str]] = {
-    "digital.*": ["textlayer", "ocr"],
-    "digital.figure": ["ocr"],
-    "dense.*": ["textlayer", "ocr"],
-    "scan.*": ["ocr"],
-    "*.table": ["grid", "textlayer", "ocr"],
+DEFAULT_ROUTES: Mapping[str, tuple[str, ...]] = {
+    "digital.*": ("textlayer", "ocr"),
+    "digital.figure": ("ocr",),
+    "dense.*": ("textlayer", "ocr"),
+    "scan.*": ("ocr",),
+    "*.table": ("grid", "textlayer", "ocr"),
 }
 
 
@@ -207,8 +205,8 @@ class Options(_Options):
 
     render: RenderOptions = Field(default_factory=RenderOptions)
     classify: ClassifyOptions = Field(default_factory=ClassifyOptions)
-    engines: dict[str, EngineOptions] = Field(default_factory=dict)
-    routes: dict[str, list[str]] = Field(default_factory=lambda: dict(DEFAULT_ROUTES))
+    engines: Mapping[str, EngineOptions] = Field(default_factory=dict)
+    routes: Mapping[str, tuple[str, ...]] = Field(default_factory=lambda: dict(DEFAULT_ROUTES))
     router: RouterOptions | None = None
     budget: BudgetOptions = Field(default_factory=BudgetOptions)
     output: OutputOptions = Field(default_factory=OutputOptions)
@@ -220,7 +218,9 @@ class Options(_Options):
 
     @field_validator("routes")
     @classmethod
-    def _check_route_keys(cls, routes: dict[str, list[str]]) -> dict[str, list[str]]:
+    def _check_route_keys(
+        cls, routes: Mapping[str, tuple[str, ...]]
+    ) -> Mapping[str, tuple[str, ...]]:
         from pagereader.types import BLOCK_KINDS
 
         for key, chain in routes.items():
@@ -230,7 +230,7 @@ class Options(_Options):
                     f"route {key!r}: expected 'page_class.block_kind' with page_class in "
                     f"{PAGE_CLASSES} or '*' and block_kind in {BLOCK_KINDS} or '*'"
                 )
-            if not isinstance(chain, list):
+            if not isinstance(chain, tuple):
                 raise ValueError(f"route {key!r}: expected a list of engine names")
         return routes
 
