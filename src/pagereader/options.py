@@ -275,13 +275,18 @@ def _validate(data: Mapping[str, object], source: str | Path) -> Options:
     try:
         return Options.model_validate(data)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'config'}: {err['msg']}"
-            for err in exc.errors()
-        )
+        problems = "; ".join(_problem(err) for err in exc.errors())
         raise ConfigError(f"invalid options: {problems}", file=source) from None
     except ValueError as exc:
         raise ConfigError(f"invalid options: {exc}", file=source) from None
+
+
+def _problem(error: Any) -> str:
+    """One validation error as ``field: what is wrong (got value)``."""
+    where = ".".join(str(p) for p in error["loc"]) or "config"
+    value = error.get("input")
+    got = f" (got {value!r})" if isinstance(value, str | int | float) else ""
+    return f"{where}: {error['msg']}{got}"
 
 
 def _sections(model: type[BaseModel]) -> dict[str, type[BaseModel]]:
