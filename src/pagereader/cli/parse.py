@@ -173,7 +173,9 @@ def parse_command(
     lang: Annotated[
         str | None, typer.Option(help="override script detection: en, zh-Hant, ko")
     ] = None,
-    overlays: Annotated[bool, typer.Option(help="write page overlays")] = True,
+    overlays: Annotated[
+        bool | None, typer.Option("--overlays/--no-overlays", help="write page overlays")
+    ] = None,
     resume: Annotated[bool, typer.Option(help="reuse pages finished by an earlier run")] = True,
     jobs: Annotated[int, typer.Option(min=1, max=64, help="documents parsed at once")] = 1,
     debug: Annotated[bool, typer.Option(help="show tracebacks and debug logs")] = False,
