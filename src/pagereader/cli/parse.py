@@ -28,7 +28,7 @@ from pagereader.errors import PagereaderError
 from pagereader.options import OptionPath, Options
 from pagereader.pipeline import aparse_to_folder, make_context
 from pagereader.render.json import SCHEMA_VERSION
-from pagereader.render.writer import output_names
+from pagereader.render.names import output_names
 from pagereader.settings import resolve_options
 from pagereader.sources import SUPPORTED_SUFFIXES
 from pagereader.types import DocumentResult, ErrorItem

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pagereader.render.writer import output_names
+from pagereader.render.names import output_names
 
 
 def test_distinct_safe_names() -> None:
