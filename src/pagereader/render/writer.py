@@ -61,11 +61,14 @@ class DocumentWriter:
         self.overlays = overlays
         self.written: set[int] = set()
         self.failure: OutputError | None = None
-        try:
+        probe = folder / f".probe.{os.getpid()}{_TEMP}"
+        try:  # fail before the parse, not after it, when the folder cannot take files
             self.folder.mkdir(parents=True, exist_ok=True)
+            probe.touch()
+            probe.unlink()
         except OSError as exc:
             reason = exc.strerror or str(exc)
-            raise OutputError(f"cannot create the output folder: {reason}", file=folder) from None
+            raise OutputError(f"cannot write the output folder: {reason}", file=folder) from None
 
     def overlay_path(self, index: int) -> Path:
         return self.folder / "pages" / f"{index:03d}.png"
