@@ -7,7 +7,7 @@ SYSTEM_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-tra tessera
 	tesseract-ocr-osd libreoffice-impress libreoffice-writer fonts-arphic-uming fonts-nanum \
 	fonts-dejavu-core
 
-.PHONY: demo test install install-test system-packages lint clean
+.PHONY: demo test install install-service install-test opencv-headless system-packages lint clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -15,12 +15,19 @@ $(PY):
 
 install: $(PY)
 	$(PIP) install --quiet -e .
-	@# rapid-layout pulls opencv-python; keep only the headless build (one OpenCV, no GUI libs)
-	$(PIP) uninstall --quiet -y opencv-python 2>/dev/null || true
-	$(PIP) install --quiet --force-reinstall --no-deps "opencv-python-headless>=4.8"
+	@$(MAKE) --no-print-directory opencv-headless
+
+install-service: $(PY)
+	$(PIP) install --quiet -e ".[service]"
+	@$(MAKE) --no-print-directory opencv-headless
 
 install-test: install
 	$(PIP) install --quiet -e ".[test]"
+	@$(MAKE) --no-print-directory opencv-headless
+
+# rapid-layout requires opencv-python, so any pip install of pagereader (extras included) brings
+# it back beside the headless build; keep only the headless one (one cv2, no GUI libraries)
+opencv-headless: $(PY)
 	$(PIP) uninstall --quiet -y opencv-python 2>/dev/null || true
 	$(PIP) install --quiet --force-reinstall --no-deps "opencv-python-headless>=4.8"
 

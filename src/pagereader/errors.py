@@ -10,6 +10,7 @@
     ├── EngineError                an engine failed on a block
     │   └── EngineUnavailableError     endpoint down or circuit open
     ├── DeadlineExceededError      a page ran past its deadline
+    ├── OutputError                an output folder cannot be written (read-only, disk full)
     └── ConfigError                options or config file invalid
 
 Every error carries the file and page it concerns and a hint saying what to do, so that the
@@ -99,6 +100,13 @@ class DeadlineExceededError(PagereaderError):
     """A page ran past its deadline."""
 
     stage = "recognize"
+
+
+class OutputError(PagereaderError):
+    """An output file cannot be written: the folder is read-only, missing or the disk full."""
+
+    stage = "write"
+    default_hint = "make the folder writable or free disk space, or choose another with --out"
 
 
 class ConfigError(PagereaderError):

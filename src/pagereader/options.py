@@ -9,12 +9,14 @@ tables) and ``ocr`` (the embedded OCR chosen from the page's script).
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from pagereader.errors import ConfigError
+from pagereader.types import BlockKind, CheckName
 
 BUILTIN_ENGINES = frozenset({"textlayer", "rapidocr", "tesseract", "grid", "ocr"})
 PAGE_CLASSES = ("digital", "scan", "dense")
@@ -81,8 +83,8 @@ class OpenAIEngineOptions(_Options):
     max_concurrency: int = Field(16, ge=1, le=4096)
     timeout_s: float = Field(60.0, gt=0)
     retries: int = Field(2, ge=0, le=10)
-    max_tokens: dict[str, int] = Field(default_factory=dict)
-    prompts: dict[str, str] = Field(default_factory=dict)
+    max_tokens: Mapping[str, int] = Field(default_factory=dict)
+    prompts: Mapping[str, str] = Field(default_factory=dict)
 
 
 EngineOptions = Annotated[
@@ -112,15 +114,36 @@ class OutputOptions(_Options):
 
 VerifyRemedy = Literal["retry", "escalate", "fallback", "review"]
 
-DEFAULT_REMEDIES: dict[str, list[VerifyRemedy]] = {
-    "empty": ["retry", "fallback", "escalate", "review"],
-    "truncation": ["retry", "fallback", "escalate", "review"],
-    "reasoning": ["retry", "fallback", "escalate", "review"],
-    "repetition": ["retry", "fallback", "escalate", "review"],
-    "script": ["fallback", "escalate", "retry", "review"],
-    "critical": ["fallback", "retry", "escalate", "review"],
-    "agreement": ["fallback", "escalate", "retry", "review"],
-    "table": ["retry", "escalate", "review"],
+DEFAULT_REMEDIES: Mapping[CheckName, tuple[VerifyRemedy, ...]] = {
+    "empty": ("retry", "fallback", "escalate", "review"),
+    "truncation": ("retry", "fallback", "escalate", "review"),
+    "reasoning": ("retry", "fallback", "escalate", "review"),
+    "repetition": ("retry", "fallback", "escalate", "review"),
+    "script": ("fallback", "escalate", "retry", "review"),
+    "critical": ("fallback", "retry", "escalate", "review"),
+    "agreement": ("fallback", "escalate", "retry", "review"),
+    "table": ("retry", "escalate", "review"),
+}
+
+
+DEFAULT_AGREEMENT_MIN: Mapping[BlockKind, float] = {
+    "title": 0.8,
+    "text": 0.85,
+    "list": 0.85,
+    "caption": 0.8,
+    "header": 0.6,
+    "footer": 0.6,
+    "table": 0.7,
+}
+
+DEFAULT_AGREEMENT_MIN_OCR: Mapping[BlockKind, float] = {
+    "title": 0.6,
+    "text": 0.7,
+    "list": 0.7,
+    "caption": 0.6,
+    "header": 0.4,
+    "footer": 0.4,
+    "table": 0.5,
 }
 
 
@@ -146,54 +169,38 @@ class VerifyOptions(_Options):
     ocr_reference_on_scans: bool = True
     reference_engine: str = "ocr"
     fallback_to_ocr: bool = False
-    agreement_min: dict[str, float] = Field(
-        default_factory=lambda: {
-            "title": 0.8,
-            "text": 0.85,
-            "list": 0.85,
-            "caption": 0.8,
-            "header": 0.6,
-            "footer": 0.6,
-            "table": 0.7,
-        }
+    agreement_min: Mapping[BlockKind, float] = Field(
+        default_factory=lambda: dict(DEFAULT_AGREEMENT_MIN)
     )
-    agreement_min_ocr: dict[str, float] = Field(
-        default_factory=lambda: {
-            "title": 0.6,
-            "text": 0.7,
-            "list": 0.7,
-            "caption": 0.6,
-            "header": 0.4,
-            "footer": 0.4,
-            "table": 0.5,
-        }
+    agreement_min_ocr: Mapping[BlockKind, float] = Field(
+        default_factory=lambda: dict(DEFAULT_AGREEMENT_MIN_OCR)
     )
-    critical_patterns: dict[str, list[str]] = Field(default_factory=dict)
+    critical_patterns: Mapping[str, tuple[str, ...]] = Field(default_factory=dict)
     repetition_min_span: int = Field(40, ge=4)
     compression_ratio_max: float = Field(4.5, gt=1.0)
     compression_min_chars: int = Field(300, ge=50)
-    reasoning_markers: list[str] = Field(default_factory=list)
+    reasoning_markers: tuple[str, ...] = ()
     max_retries: int = Field(1, ge=0, le=5)
     retry_pixel_factor: float = Field(2.0, gt=1.0, le=16.0)
     retry_max_pixels: int = Field(4_014_080, ge=3136)
-    pixel_blind_engines: list[str] = Field(
-        default_factory=list,
+    pixel_blind_engines: tuple[str, ...] = Field(
+        (),
         description="engines a retry with more pixels cannot help, besides those whose class "
         "says so (every embedded engine)",
     )
-    remedies: dict[str, list[VerifyRemedy]] = Field(
-        default_factory=lambda: {k: list(v) for k, v in DEFAULT_REMEDIES.items()}
+    remedies: Mapping[CheckName, tuple[VerifyRemedy, ...]] = Field(
+        default_factory=lambda: dict(DEFAULT_REMEDIES)
     )
     max_steps: int = Field(4, ge=1, le=16)
     mark_review: bool = True
 
 
-DEFAULT_ROUTES: dict[str, list[str]] = {
-    "digital.*": ["textlayer", "ocr"],
-    "digital.figure": ["ocr"],
-    "dense.*": ["textlayer", "ocr"],
-    "scan.*": ["ocr"],
-    "*.table": ["grid", "textlayer", "ocr"],
+DEFAULT_ROUTES: Mapping[str, tuple[str, ...]] = {
+    "digital.*": ("textlayer", "ocr"),
+    "digital.figure": ("ocr",),
+    "dense.*": ("textlayer", "ocr"),
+    "scan.*": ("ocr",),
+    "*.table": ("grid", "textlayer", "ocr"),
 }
 
 
@@ -202,8 +209,8 @@ class Options(_Options):
 
     render: RenderOptions = Field(default_factory=RenderOptions)
     classify: ClassifyOptions = Field(default_factory=ClassifyOptions)
-    engines: dict[str, EngineOptions] = Field(default_factory=dict)
-    routes: dict[str, list[str]] = Field(default_factory=lambda: dict(DEFAULT_ROUTES))
+    engines: Mapping[str, EngineOptions] = Field(default_factory=dict)
+    routes: Mapping[str, tuple[str, ...]] = Field(default_factory=lambda: dict(DEFAULT_ROUTES))
     router: RouterOptions | None = None
     budget: BudgetOptions = Field(default_factory=BudgetOptions)
     output: OutputOptions = Field(default_factory=OutputOptions)
@@ -211,11 +218,13 @@ class Options(_Options):
     context: ContextOptions = Field(default_factory=ContextOptions)
     lang: Literal["en", "zh-Hant", "ko"] | None = None
     password: str | None = None
-    pages: tuple[int, ...] | None = None
+    pages: tuple[Annotated[int, Field(ge=1)], ...] | None = None
 
     @field_validator("routes")
     @classmethod
-    def _check_route_keys(cls, routes: dict[str, list[str]]) -> dict[str, list[str]]:
+    def _check_route_keys(
+        cls, routes: Mapping[str, tuple[str, ...]]
+    ) -> Mapping[str, tuple[str, ...]]:
         from pagereader.types import BLOCK_KINDS
 
         for key, chain in routes.items():
@@ -225,7 +234,7 @@ class Options(_Options):
                     f"route {key!r}: expected 'page_class.block_kind' with page_class in "
                     f"{PAGE_CLASSES} or '*' and block_kind in {BLOCK_KINDS} or '*'"
                 )
-            if not isinstance(chain, list):
+            if not isinstance(chain, tuple):
                 raise ValueError(f"route {key!r}: expected a list of engine names")
         return routes
 
@@ -240,34 +249,97 @@ class Options(_Options):
 
     def with_overrides(self, **changes: object) -> Options:
         """A copy with top-level fields replaced (validated again)."""
-        data = self.model_dump()
-        data.update({k: v for k, v in changes.items() if v is not None})
+        return override(self, {(k,): v for k, v in changes.items()}, source="<overrides>")
+
+
+OptionPath = tuple[str, ...]
+# dict fields merged key by key when overridden (a config's routes add to the defaults)
+_MERGED: frozenset[OptionPath] = frozenset({("routes",)})
+
+
+def override(options: Options, changes: Mapping[OptionPath, object], source: str | Path) -> Options:
+    """The one way options change: ``changes`` (paths such as ``("render", "dpi")``, from a
+    config file, the environment or CLI flags; ``None`` values skipped) laid over ``options``
+    and validated again. Any problem is a ConfigError naming the source and the field."""
+    data: dict[str, Any] = options.model_dump()
+    for path, value in changes.items():
+        if value is None:
+            continue
+        node = data
+        for part in path[:-1]:
+            child = node.get(part)
+            if not isinstance(child, dict):
+                child = node[part] = {}
+            node = child
+        node[path[-1]] = value
+    return _validate(data, source)
+
+
+def _validate(data: Mapping[str, object], source: str | Path) -> Options:
+    try:
         return Options.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(_problem(err) for err in exc.errors())
+        raise ConfigError(f"invalid options: {problems}", file=source) from None
+    except ValueError as exc:
+        raise ConfigError(f"invalid options: {exc}", file=source) from None
+
+
+def _problem(error: Any) -> str:
+    """One validation error as ``field: what is wrong (got value)``."""
+    where = ".".join(str(p) for p in error["loc"]) or "config"
+    value = error.get("input")
+    got = f" (got {value!r})" if isinstance(value, str | int | float) else ""
+    return f"{where}: {error['msg']}{got}"
+
+
+def _sections(model: type[BaseModel]) -> dict[str, type[BaseModel]]:
+    """The fields of ``model`` that are option sections themselves (nested models)."""
+    found: dict[str, type[BaseModel]] = {}
+    for name, field in model.model_fields.items():
+        kind = field.annotation
+        if isinstance(kind, type) and issubclass(kind, BaseModel):
+            found[name] = kind
+    return found
+
+
+def config_changes(
+    raw: Mapping[str, object], model: type[BaseModel] = Options, prefix: OptionPath = ()
+) -> dict[OptionPath, object]:
+    """A parsed config as option paths: sections are entered, any other value is replaced
+    whole, except the merged dicts (``routes``), whose entries are laid over the current."""
+    sections = _sections(model)
+    changes: dict[OptionPath, object] = {}
+    for key, value in raw.items():
+        path = (*prefix, key)
+        if key in sections and isinstance(value, Mapping):
+            changes.update(config_changes(value, sections[key], path))
+        elif path in _MERGED and isinstance(value, Mapping):
+            changes.update({(*path, str(k)): v for k, v in value.items()})
+        else:
+            changes[path] = value
+    return changes
+
+
+def read_config(path: str | Path) -> dict[OptionPath, object]:
+    """A TOML config file as option changes (see :func:`pagereader.options.config_changes`)."""
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError("config file not found", file=path) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read the config: {exc}", file=path) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"not valid TOML: {exc}", file=path) from None
+    return config_changes(raw)
 
 
 def load_config(path: str | Path) -> Options:
     """Read and validate a TOML config; routes are merged over the embedded defaults."""
-    path = Path(path)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise ConfigError("config file not found", file=path) from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"not valid TOML: {exc}", file=path) from exc
-    return options_from_mapping(raw, source=path)
+    return override(Options(), read_config(path), source=path)
 
 
-def options_from_mapping(raw: dict[str, object], source: str | Path = "<config>") -> Options:
+def options_from_mapping(raw: Mapping[str, object], source: str | Path = "<config>") -> Options:
     """Validate a mapping (a parsed config) into Options, with readable errors."""
-    data = dict(raw)
-    routes = data.get("routes")
-    if isinstance(routes, dict):
-        data["routes"] = {**DEFAULT_ROUTES, **routes}
-    try:
-        return Options.model_validate(data)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'config'}: {err['msg']}"
-            for err in exc.errors()
-        )
-        raise ConfigError(f"invalid config: {problems}", file=source) from exc
+    return override(Options(), config_changes(raw), source)

@@ -12,6 +12,7 @@ import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from pagereader.cache import PageCache, file_digest, options_digest
@@ -33,6 +34,7 @@ from pagereader.stages.state import PageState
 from pagereader.stages.verify import run_verify
 from pagereader.timing import PageTimer
 from pagereader.types import DocumentResult, ErrorItem, PageResult, Status
+from pagereader.unicode import clean_model
 
 logger = logging.getLogger(__name__)
 
@@ -160,22 +162,47 @@ def _status(pages: list[PageResult], errors: list[ErrorItem]) -> Status:
     return "ok"
 
 
-def _select_pages(options: Options, count: int, file: str) -> tuple[list[int], list[ErrorItem]]:
+def _select_pages(
+    options: Options, count: int, file: str
+) -> tuple[list[int], list[ErrorItem], str]:
+    """The pages to parse, errors, and a warning: a selection running past the end is cut
+    to the document (a warning); one with no page inside it is an error."""
     if not options.pages:
-        return list(range(1, count + 1)), []
+        return list(range(1, count + 1)), [], ""
     wanted = sorted(set(options.pages))
-    missing = [p for p in wanted if not 1 <= p <= count]
-    errors = [
-        ErrorItem(
+    inside = [p for p in wanted if p <= count]
+    past = len(wanted) - len(inside)
+    if not inside:
+        error = ErrorItem(
             file=file,
-            page=p,
             stage="ingest",
-            message=f"page {p} does not exist",
+            message=f"no selected page exists (first selected: {wanted[0]})",
             hint=f"the document has {count} pages",
         )
-        for p in missing
-    ]
-    return [p for p in wanted if 1 <= p <= count], errors
+        return [], [error], ""
+    warning = ""
+    if past:
+        warning = f"{past} selected page(s) past the end ignored; the document has {count} pages"
+    return inside, [], warning
+
+
+def _clean(result: PageResult, file: str) -> PageResult:
+    """The page with text every output can hold (see unicode.py), saying what was replaced."""
+    cleaned, lone = clean_model(result)
+    if not lone:
+        return cleaned
+    note = "lone surrogate code points in the text (a broken text layer) replaced with U+FFFD"
+    logger.warning("%s page %d: %s", file, cleaned.index, note)
+    return cleaned.model_copy(update={"warnings": (*cleaned.warnings, note)})
+
+
+async def _raster(ctx: RunContext, source: SourceDocument, index: int) -> RenderedPage | None:
+    """A cached page's raster, for its overlay; None (logged) if it cannot be rendered."""
+    try:
+        return await asyncio.to_thread(source.render, index, ctx.options.render.dpi)
+    except Exception as exc:
+        logger.warning("%s page %d: no raster for the overlay: %s", source.path, index, exc)
+        return None
 
 
 async def aparse(
@@ -205,7 +232,10 @@ async def aparse(
             schema_version=SCHEMA_VERSION, source=file, status="failed", errors=(exc.to_item(),)
         )
     try:
-        indices, errors = _select_pages(options, source.page_count, file)
+        indices, errors, warning = _select_pages(options, source.page_count, file)
+        if warning:
+            logger.info("%s: %s", file, warning)
+            ctx.emit("warning", file=file, message=warning)
         ctx.emit("document_start", file=file, pages=len(indices))
         keys = (file_digest(path), options_digest(options)) if cache else None
         limit = asyncio.Semaphore(options.budget.pages_in_flight)
@@ -215,9 +245,12 @@ async def aparse(
             async with limit:
                 cached = cache.get(*keys, index) if cache and keys else None
                 if cached is not None:
-                    result, rendered = cached, None
+                    result = cached
+                    wants_raster = on_page is not None and options.output.overlays
+                    rendered = await _raster(ctx, source, index) if wants_raster else None
                 else:
                     result, rendered = await parse_page(ctx, source, index, seen)
+                    result = _clean(result, file)
                     if cache and keys:
                         cache.put(*keys, result)
             if on_page is not None:
@@ -230,20 +263,33 @@ async def aparse(
         source.close()
     status = _status(pages, errors)
     ctx.emit("document_done", file=file, status=status, seconds=time.perf_counter() - started)
-    return DocumentResult(
+    result = DocumentResult(
         schema_version=SCHEMA_VERSION,
         source=file,
         status=status,
         page_count=source.page_count,
         pages=tuple(pages),
         errors=tuple(errors) + tuple(e for p in pages for e in p.errors),
+        warnings=(warning,) if warning else (),
         markdown=document_markdown(pages, options.output.markdown_page_breaks),
     )
+    return clean_model(result)[0]  # a file name not in UTF-8 (the pages are clean already)
 
 
 def parse(path: str | Path, options: Options | None = None) -> DocumentResult:
-    """Synchronous wrapper over :func:`aparse`."""
-    return asyncio.run(aparse(path, options))
+    """Synchronous wrapper over :func:`aparse`.
+
+    Called where an event loop already runs (a notebook, an async web handler), it parses on
+    a worker thread with a loop of its own and blocks the caller until done; async code
+    should ``await pagereader.aparse(...)`` instead.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(aparse(path, options))
+    logger.debug("parse() inside a running event loop: parsing on a worker thread")
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="pagereader-parse") as pool:
+        return pool.submit(lambda: asyncio.run(aparse(path, options))).result()
 
 
 async def aparse_to_folder(
@@ -252,7 +298,9 @@ async def aparse_to_folder(
     ctx: RunContext,
     cache: PageCache | None = None,
 ) -> DocumentResult:
-    """Parse one document and write its outputs into ``folder``."""
+    """Parse one document and write its outputs into ``folder``: every finished page gets
+    its overlay, also one served from the cache. Raises OutputError when the folder cannot
+    be written (after trying every output)."""
     writer = DocumentWriter(folder, overlays=ctx.options.output.overlays)
 
     def on_page(result: PageResult, rendered: RenderedPage | None) -> None:

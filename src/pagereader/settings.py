@@ -1,31 +1,43 @@
 """The only reader of PAGEREADER_* environment variables and of the TOML config file.
 
-Precedence: explicit arguments (CLI flags) > config file > environment > defaults.
+Precedence: explicit arguments (CLI flags) > config file > environment > defaults. Every layer
+goes through :func:`pagereader.options.override`, so a bad value from any of them is one
+ConfigError naming where it came from.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
-from pagereader.options import Options, load_config
+from pagereader.options import OptionPath, Options, override, read_config
 
 ENV_CONFIG = "PAGEREADER_CONFIG"
 ENV_DPI = "PAGEREADER_DPI"
 ENV_TESSERACT = "PAGEREADER_TESSERACT"
 ENV_SOFFICE = "PAGEREADER_SOFFICE"
 ENV_TOKENS = "PAGEREADER_TOKENS"
+# environment variables that set an option, and the option they set
+ENV_OPTIONS: dict[str, OptionPath] = {ENV_DPI: ("render", "dpi")}
+CLI_SOURCE = "command line"
 
 
-def resolve_options(config: str | Path | None = None) -> Options:
-    """Options from the config file (argument or PAGEREADER_CONFIG) and environment."""
-    path = config or os.environ.get(ENV_CONFIG)
-    options = load_config(path) if path else Options()
-    dpi = os.environ.get(ENV_DPI)
-    if dpi and not config:
-        data = options.model_dump()
-        data["render"]["dpi"] = int(dpi)
-        options = Options.model_validate(data)
+def resolve_options(
+    config: str | Path | None = None, flags: Mapping[OptionPath, object] | None = None
+) -> Options:
+    """Options from the environment, the config file (argument or PAGEREADER_CONFIG) and
+    the CLI's flags (``None`` values are flags not given), in that order of increasing weight."""
+    options = Options()
+    for name, path in ENV_OPTIONS.items():
+        value = os.environ.get(name)
+        if value:
+            options = override(options, {path: value}, source=name)
+    file = config or os.environ.get(ENV_CONFIG)
+    if file:
+        options = override(options, read_config(file), source=file)
+    if flags:
+        options = override(options, flags, source=CLI_SOURCE)
     return options
 
 

@@ -7,7 +7,7 @@ page carries ``scale`` (pixels per unit) so that a bbox maps onto its raster.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -20,6 +20,11 @@ Task = Literal["text", "table", "formula", "chart", "figure", "page", "context"]
 Script = Literal["latin", "han", "hangul", "mixed", "unknown"]
 Status = Literal["ok", "partial", "failed"]
 VerdictAction = Literal["accept", "retry", "escalate", "fallback", "review"]
+# the verifier's checks, most serious first (the order in which a fault decides the remedy)
+CheckName = Literal[
+    "empty", "truncation", "reasoning", "repetition", "script", "critical", "agreement", "table"
+]
+CHECK_NAMES: tuple[CheckName, ...] = get_args(CheckName)
 
 BLOCK_KINDS: tuple[BlockKind, ...] = (
     "title",
@@ -218,6 +223,7 @@ class PageResult(Frozen):
     context: PageContext | None = None
     markdown: str = ""
     errors: tuple[ErrorItem, ...] = ()
+    warnings: tuple[str, ...] = ()
     timings: StageTimes | None = None
 
 
@@ -230,4 +236,5 @@ class DocumentResult(Frozen):
     page_count: int = 0
     pages: tuple[PageResult, ...] = ()
     errors: tuple[ErrorItem, ...] = ()
+    warnings: tuple[str, ...] = ()
     markdown: str = ""

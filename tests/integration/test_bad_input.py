@@ -105,10 +105,16 @@ def test_pptx_without_libreoffice_says_how_to_get_it(fixtures: Fixtures, tmp_pat
 
 
 def test_missing_page_is_reported_and_others_kept(fixtures: Fixtures) -> None:
+    count = len(fixtures.pages(fixtures.legal_pdf))
     result = parse(fixtures.legal_pdf, Options(pages=(2, 9)))
-    assert result.status == "partial"
+    assert result.status == "ok"
     assert [p.index for p in result.pages] == [2]
-    assert "page 9 does not exist" in result.errors[0].line()
+    assert result.warnings == (
+        f"1 selected page(s) past the end ignored; the document has {count} pages",
+    )
+    nothing = parse(fixtures.legal_pdf, Options(pages=(9,)))
+    assert nothing.status == "failed"
+    assert "no selected page exists" in nothing.errors[0].line()
 
 
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="needs tesseract")

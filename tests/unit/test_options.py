@@ -35,8 +35,8 @@ def test_config_file_loads_and_merges_routes(tmp_path: Path) -> None:
     engine = options.engines["parser"]
     assert isinstance(engine, OpenAIEngineOptions)
     assert engine.max_concurrency == 64
-    assert options.routes["scan.text"] == ["parser", "rapidocr"]
-    assert options.routes["digital.*"] == ["textlayer", "ocr"]
+    assert options.routes["scan.text"] == ("parser", "rapidocr")
+    assert options.routes["digital.*"] == ("textlayer", "ocr")
     assert options.budget.page_deadline_s == 5.0
 
 

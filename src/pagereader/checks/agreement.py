@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from pagereader.checks.base import Subject
 from pagereader.text import char_consistency, normalize
-from pagereader.types import Finding
+from pagereader.types import BlockKind, Finding
 
 _NOT_COMPARED = frozenset({"figure", "formula"})
 _DEFAULT_MIN = 0.8
@@ -19,8 +19,8 @@ _DEFAULT_MIN = 0.8
 
 def check_agreement(
     subject: Subject,
-    thresholds: Mapping[str, float],
-    ocr_thresholds: Mapping[str, float],
+    thresholds: Mapping[BlockKind, float],
+    ocr_thresholds: Mapping[BlockKind, float],
 ) -> list[Finding]:
     """An error when consistency with the reference falls below the kind's threshold.
 
@@ -36,7 +36,7 @@ def check_agreement(
     if not answer:
         return []  # the empty check owns this case
     limits = ocr_thresholds if subject.reference_source == "ocr" else thresholds
-    limit = limits.get(subject.kind, _DEFAULT_MIN)
+    limit = {str(k): v for k, v in limits.items()}.get(subject.kind, _DEFAULT_MIN)
     score = char_consistency(answer, reference)
     if score >= limit:
         return []

@@ -13,18 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pagereader.types import Finding, VerdictAction
+from pagereader.types import CHECK_NAMES, CheckName, Finding, VerdictAction
 
-PRECEDENCE: tuple[str, ...] = (
-    "empty",
-    "truncation",
-    "reasoning",
-    "repetition",
-    "script",
-    "critical",
-    "agreement",
-    "table",
-)
+PRECEDENCE: tuple[str, ...] = CHECK_NAMES
 _DEFAULT_LADDER: tuple[VerdictAction, ...] = ("retry", "escalate", "fallback", "review")
 
 
@@ -49,7 +40,7 @@ def _rank(finding: Finding) -> int:
 def decide(
     findings: Sequence[Finding],
     possible: Possible,
-    remedies: Mapping[str, Sequence[str]],
+    remedies: Mapping[CheckName, Sequence[str]],
 ) -> tuple[VerdictAction, Finding | None]:
     """The action for a block's findings, and the finding that decided it."""
     faults = sorted(actionable(findings), key=_rank)
@@ -62,7 +53,8 @@ def decide(
         "review": True,
     }
     lead = faults[0]
-    for action in remedies.get(lead.check, _DEFAULT_LADDER):
+    ladders: dict[str, Sequence[str]] = {str(k): v for k, v in remedies.items()}
+    for action in ladders.get(lead.check, _DEFAULT_LADDER):
         if allowed.get(action, False):
             return action, lead  # type: ignore[return-value]
     return "review", lead

@@ -17,6 +17,8 @@ app = typer.Typer(
     help="Read slide decks, PDFs and scans into faithful Markdown and JSON.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    # help texts are plain text: "[...]" in a docstring must never be read as rich markup
+    rich_markup_mode=None,
     add_completion=False,
 )
 app.command("parse")(parse_command)

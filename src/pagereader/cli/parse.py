@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -21,18 +23,26 @@ from rich.table import Table
 
 from pagereader.cache import PageCache
 from pagereader.cli.pages import parse_page_spec
+from pagereader.context import RunContext
 from pagereader.errors import PagereaderError
+from pagereader.options import OptionPath, Options
 from pagereader.pipeline import aparse_to_folder, make_context
-from pagereader.render.writer import output_names
+from pagereader.render.json import SCHEMA_VERSION
+from pagereader.render.names import output_names
 from pagereader.settings import resolve_options
 from pagereader.sources import SUPPORTED_SUFFIXES
-from pagereader.types import DocumentResult
+from pagereader.types import DocumentResult, ErrorItem
 
 console = Console(stderr=True)
+CACHE_NAME = ".pagereader-cache.sqlite"
+
+
+logger = logging.getLogger(__name__)
 
 
 def expand_inputs(inputs: list[Path]) -> list[Path]:
-    """Files as given; folders expanded to the supported files inside them (sorted)."""
+    """Files as given; folders expanded to the supported files inside them (sorted); a file
+    named twice is parsed once."""
     files: list[Path] = []
     for item in inputs:
         if item.is_dir():
@@ -43,13 +53,26 @@ def expand_inputs(inputs: list[Path]) -> list[Path]:
             )
         else:
             files.append(item)
-    return files
+    unique: dict[str, Path] = {}
+    for path in files:
+        unique.setdefault(os.path.realpath(path), path)
+    return list(unique.values())
 
 
-def _summary(results: list[tuple[Path, DocumentResult, float]]) -> Table:
+def _failed(path: Path, item: ErrorItem) -> DocumentResult:
+    """The result of a document whose parse or outputs broke: it fails alone."""
+    return DocumentResult(
+        schema_version=SCHEMA_VERSION, source=str(path), status="failed", errors=(item,)
+    )
+
+
+Outcome = tuple[Path, DocumentResult, float]
+
+
+def _summary(results: list[Outcome], names: dict[Path, str]) -> Table:
     table = Table(title="pagereader parse")
-    for column in ("file", "status", "pages", "classes", "seconds", "errors"):
-        table.add_column(column)
+    for column in ("file", "output", "status", "pages", "classes", "seconds", "errors"):
+        table.add_column(column, overflow="fold")
     for path, result, seconds in results:
         classes: dict[str, int] = {}
         for page in result.pages:
@@ -57,7 +80,8 @@ def _summary(results: list[tuple[Path, DocumentResult, float]]) -> Table:
                 classes[page.decision.page_class] = classes.get(page.decision.page_class, 0) + 1
         color = {"ok": "green", "partial": "yellow", "failed": "red"}[result.status]
         table.add_row(
-            path.name,
+            escape(str(path)),
+            escape(names[path] + "/"),
             f"[{color}]{result.status}[/{color}]",
             str(len(result.pages)),
             " ".join(f"{k}:{v}" for k, v in sorted(classes.items())),
@@ -67,28 +91,32 @@ def _summary(results: list[tuple[Path, DocumentResult, float]]) -> Table:
     return table
 
 
+async def _parse_one(
+    path: Path, folder: Path, ctx: RunContext, cache: PageCache | None
+) -> DocumentResult:
+    """One document into its folder; whatever goes wrong stays with this document."""
+    try:
+        return await aparse_to_folder(path, folder, ctx, cache)
+    except PagereaderError as exc:
+        item = exc.to_item()
+        return _failed(path, item if item.file else item.model_copy(update={"file": str(path)}))
+    except Exception as exc:
+        logger.debug("unexpected error in %s", path, exc_info=exc)
+        message = f"internal error: {type(exc).__name__}: {exc}"
+        hint = "rerun with --debug for the traceback and report it"
+        item = ErrorItem(file=str(path), stage="parse", message=message, hint=hint)
+        return _failed(path, item)
+
+
 async def _run(
     files: list[Path],
     out: Path,
-    options_kwargs: dict[str, object],
-    config: Path | None,
+    options: Options,
+    names: dict[Path, str],
     resume: bool,
     jobs: int = 1,
-) -> list[tuple[Path, DocumentResult, float]]:
-    options = resolve_options(config)
-    data = options.model_dump()
-    for key, value in options_kwargs.items():
-        if value is None:
-            continue
-        if key == "dpi":
-            data["render"]["dpi"] = value
-        elif key == "overlays":
-            data["output"]["overlays"] = value
-        else:
-            data[key] = value
-    options = type(options).model_validate(data)
-    names = output_names(files)
-    cache = PageCache(out / ".pagereader-cache.sqlite") if resume else None
+) -> list[Outcome]:
+    cache = PageCache(out / CACHE_NAME) if resume else None
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -102,20 +130,29 @@ async def _run(
         def on_event(event: dict[str, object]) -> None:
             file = str(event.get("file"))
             if event["event"] == "document_start":
-                tasks[file] = progress.add_task(Path(file).name, total=int(str(event["pages"])))
+                tasks[file] = progress.add_task(
+                    escape(Path(file).name), total=int(str(event["pages"]))
+                )
             elif event["event"] == "page_done" and file in tasks:
                 progress.advance(tasks[file])
+            elif event["event"] == "warning":
+                line = f"{file}: {event.get('message')}"
+                console.print(
+                    f"[yellow]warning[/yellow] {escape(line)}", highlight=False, soft_wrap=True
+                )
 
         ctx = make_context(options, on_event=on_event)
         loop = asyncio.get_running_loop()
         limit = asyncio.Semaphore(jobs)
 
-        async def one(path: Path) -> tuple[Path, DocumentResult, float]:
+        async def one(path: Path) -> Outcome:
             async with limit:
                 started = loop.time()
-                result = await aparse_to_folder(path, out / names[path], ctx, cache)
+                result = await _parse_one(path, out / names[path], ctx, cache)
             for error in result.errors:
-                console.print(f"[red]error[/red] {error.line()}", highlight=False)
+                console.print(
+                    f"[red]error[/red] {escape(error.line())}", highlight=False, soft_wrap=True
+                )
             return path, result, loop.time() - started
 
         results = list(await asyncio.gather(*(one(path) for path in files)))
@@ -127,48 +164,46 @@ async def _run(
 def parse_command(
     inputs: Annotated[list[Path], typer.Argument(help="files or folders to parse")],
     out: Annotated[Path, typer.Option("--out", "-o", help="output folder")] = Path("out"),
-    dpi: Annotated[int | None, typer.Option(help="render resolution for PDF pages")] = None,
+    dpi: Annotated[
+        int | None, typer.Option(help="render resolution for PDF pages (36-600)")
+    ] = None,
     pages: Annotated[str | None, typer.Option(help="pages to parse, e.g. 1-3,7")] = None,
     password: Annotated[str | None, typer.Option(help="password of encrypted PDFs")] = None,
     config: Annotated[Path | None, typer.Option(help="TOML config (engines, routes)")] = None,
     lang: Annotated[
         str | None, typer.Option(help="override script detection: en, zh-Hant, ko")
     ] = None,
-    overlays: Annotated[bool, typer.Option(help="write page overlays")] = True,
+    overlays: Annotated[
+        bool | None, typer.Option("--overlays/--no-overlays", help="write page overlays")
+    ] = None,
     resume: Annotated[bool, typer.Option(help="reuse pages finished by an earlier run")] = True,
     jobs: Annotated[int, typer.Option(min=1, max=64, help="documents parsed at once")] = 1,
     debug: Annotated[bool, typer.Option(help="show tracebacks and debug logs")] = False,
 ) -> None:
-    """Parse documents into OUT/<name>/document.md, document.json, pages/ and timings.json."""
+    """Parse documents into OUT/NAME/document.md, document.json, pages/ and timings.json;
+    NAME is the file's stem, made unique within the run (see the summary)."""
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING)
     try:
-        selection = parse_page_spec(pages) if pages else None
+        flags: dict[OptionPath, object] = {
+            ("render", "dpi"): dpi,
+            ("pages",): parse_page_spec(pages) if pages else None,
+            ("password",): password,
+            ("lang",): lang,
+            ("output", "overlays"): overlays,
+        }
+        options = resolve_options(config, flags)
         files = expand_inputs(inputs)
         if not files:
             console.print("[red]error[/red] no supported files found in the inputs")
             raise typer.Exit(1)
-        results = asyncio.run(
-            _run(
-                files,
-                out,
-                {
-                    "dpi": dpi,
-                    "pages": selection,
-                    "password": password,
-                    "lang": lang,
-                    "overlays": overlays,
-                },
-                config,
-                resume,
-                jobs,
-            )
-        )
+        names = output_names(files)
+        results = asyncio.run(_run(files, out, options, names, resume, jobs))
     except PagereaderError as exc:
         if debug:
             raise
-        console.print(f"[red]error[/red] {exc}", highlight=False)
+        console.print(f"[red]error[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
-    console.print(_summary(results))
-    console.print(f"outputs in {out}/", highlight=False)
+    console.print(_summary(results, names))
+    console.print(f"outputs in {escape(str(out))}/", highlight=False)
     if any(result.status != "ok" for _, result, _ in results):
         raise typer.Exit(1)

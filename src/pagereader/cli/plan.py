@@ -30,6 +30,7 @@ app = typer.Typer(
     help="Plan serving: memory budgets, what fits where, vllm serve commands.",
     invoke_without_command=True,
     no_args_is_help=False,
+    rich_markup_mode=None,
 )
 
 DEFAULT_LAYOUT_MODELS = "parser,qwen3-vl-8b"

@@ -75,7 +75,12 @@ def review_markdown(result: DocumentResult, pages_dir: str = "pages") -> str:
         f"{count} of {total} blocks need a look; {len(corrected)} were corrected automatically."
     )
     lines.append("")
-    if count == 0 and not corrected:
+    if result.errors:
+        lines.append(
+            f"Status {result.status}: {len(result.errors)} error(s), listed under Errors below."
+        )
+        lines.append("")
+    elif count == 0 and not corrected:
         lines.append("Nothing to review: every block was accepted as first answered.")
     for page in result.pages:
         if flagged[page.index]:

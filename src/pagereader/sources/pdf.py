@@ -149,8 +149,17 @@ def _read_text_layer(
         boxes.clear()
         sizes.clear()
 
+    pair_end = -1
     for i in range(count):
-        ch = chr(pdfium_c.FPDFText_GetUnicode(textpage.raw, i))
+        if i == pair_end:
+            continue
+        code = pdfium_c.FPDFText_GetUnicode(textpage.raw, i)
+        if 0xD800 <= code < 0xDC00 and i + 1 < count:
+            # PDFium gives a character outside the BMP as two UTF-16 units: join them
+            low = pdfium_c.FPDFText_GetUnicode(textpage.raw, i + 1)
+            if 0xDC00 <= low < 0xE000:
+                code, pair_end = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00), i + 1
+        ch = chr(code)
         if ch in "\r\n":
             flush()
             continue

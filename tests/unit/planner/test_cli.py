@@ -101,7 +101,7 @@ def test_emit_config_writes_a_loadable_pipeline_config(tmp_path: Path) -> None:
     assert parser.base_url == "http://127.0.0.1:8000/v1"
     assert parser.model == "PaddlePaddle/PaddleOCR-VL"
     assert parser.max_concurrency == 64
-    assert options.routes["scan.text"] == ["parser", "rapidocr"]
+    assert options.routes["scan.text"] == ("parser", "rapidocr")
     assert options.budget.page_deadline_s == 5.0
 
 

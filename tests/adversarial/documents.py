@@ -1,0 +1,86 @@
+"""Inputs made by code for the adversarial tests: small digital PDFs, one with a text layer
+that maps glyphs to characters outside the Basic Multilingual Plane and to a lone surrogate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportlab.pdfgen.canvas import Canvas
+
+GOTHIC = "\U00010330\U00010331"  # GOTHIC LETTER AHSA, BAIRKAN
+
+
+def text_pdf(path: Path, pages: int = 1, title: str = "Report") -> Path:
+    """A digital PDF: on each page a title line and a sentence naming the page."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    canvas = Canvas(str(path), pagesize=(612, 792))
+    for index in range(1, pages + 1):
+        canvas.setFont("Helvetica-Bold", 20)
+        canvas.drawString(72, 700, f"{title} page {index}")
+        canvas.setFont("Helvetica", 12)
+        canvas.drawString(72, 660, f"This sentence belongs to {title} and page {index}.")
+        canvas.showPage()
+    canvas.save()
+    return path
+
+
+_CMAP = b"""/CIDInit /ProcSet findresource begin
+12 dict begin
+begincmap
+/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def
+/CMapName /Adobe-Identity-UCS def
+/CMapType 2 def
+1 begincodespacerange
+<00> <FF>
+endcodespacerange
+3 beginbfchar
+<41> <D800DF30>
+<42> <D800DF31>
+<43> <D800>
+endbfchar
+endcmap
+CMapName currentdict /CMap defineresource pop
+end
+end
+"""
+
+
+def astral_pdf(path: Path, lone_surrogate: bool = False) -> Path:
+    """One page: ``Gothic letters`` in plain Helvetica, then glyphs whose ToUnicode map gives
+    U+10330 and U+10331 (written by PDF as UTF-16 surrogate pairs), and with
+    ``lone_surrogate`` a glyph mapped to a bare high surrogate (a broken text layer)."""
+    codes = "ABAB" + ("C" if lone_surrogate else "")
+    filler = b"".join(
+        b"BT /F1 11 Tf 72 %d Td (Line %d of ordinary text keeps the text layer trusted.) Tj ET\n"
+        % (600 - 16 * n, n)
+        for n in range(8)
+    )
+    content = (
+        b"BT /F1 18 Tf 72 700 Td (Gothic letters here) Tj ET\n"
+        b"BT /F2 18 Tf 72 660 Td (" + codes.encode() + b") Tj ET\n" + filler
+    )
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"endstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 7 0 R >>",
+        b"<< /Length %d >>\nstream\n" % len(_CMAP) + _CMAP + b"endstream",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(bytes(out))
+    return path
