@@ -95,9 +95,10 @@ VLLM = TimeConstants(
         "assumed: vLLM runs windowed vision attention as one varlen kernel a layer",
     ),
     preprocess_ms_per_mpixel=Const(
-        26.0,
-        "ms a megapixel",
-        f"measured: {_FACTS}, the Qwen2-VL image processor on a 1 Mpx page (CPU, server side)",
+        10.0,
+        "ms an input megapixel",
+        f"measured: {_FACTS}, the image processors on a 1654x2339 page (26-54 ms) and on a "
+        "1024x1024 image (8-18 ms), CPU, server side",
     ),
     request_overhead_ms=Const(
         10.0, "ms a request group", "assumed: HTTP, JSON, base64 and scheduling on loopback"

@@ -11,7 +11,7 @@ stages, then the slowest of the engine groups running in parallel.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from pagereader.planner.catalog import ModelSpec
 from pagereader.planner.hardware import GpuSpec
@@ -24,16 +24,18 @@ WINDOW_PATCHES = 64
 
 @dataclass(frozen=True)
 class Term:
-    """One addend of an estimate: what it is, seconds, and the constants it rests on."""
+    """One addend of an estimate: what it is, seconds, and the names of the constants it
+    rests on (listed with their sources beside the path)."""
 
     name: str
     seconds: float
-    source: str
+    uses: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class CallShape:
-    """n concurrent requests of one kind: image tokens and pixels, prompt text, output."""
+    """n concurrent requests of one kind: image tokens, prompt text, output, and the pixels
+    of the image as sent (the server's processor resizes from those)."""
 
     requests: int
     visual_tokens: int
@@ -51,6 +53,15 @@ class Calibrated:
     decode_ms_batch1: float
     decode_ms_batch8: float
     source: str
+
+    def constants(self, key: str) -> dict[str, Const]:
+        """Its numbers as named constants, all from the calibration."""
+        return {
+            f"{key}.fixed_ms": Const(self.fixed_ms, "ms a request group", self.source),
+            f"{key}.prefill_ms_per_1k": Const(self.prefill_ms_per_1k, "ms a 1k tokens", self.source),
+            f"{key}.decode_ms_batch1": Const(self.decode_ms_batch1, "ms a step", self.source),
+            f"{key}.decode_ms_batch8": Const(self.decode_ms_batch8, "ms a step", self.source),
+        }
 
     def step_ms(self, batch: int) -> float:
         """Linear in the batch through the two measured points (never below batch 1's)."""
@@ -133,10 +144,6 @@ def decode_step_seconds(
     return floor + read + compute / _peak(gpu, tp, k.prefill_efficiency)
 
 
-def _src(*consts: Const) -> str:
-    return "; ".join(dict.fromkeys(c.source for c in consts))
-
-
 def call_terms(
     model: ModelSpec,
     gpu: GpuSpec,
@@ -150,39 +157,37 @@ def call_terms(
     prompt = shape.visual_tokens + shape.text_tokens
     context = prompt + shape.output_tokens // 2
     step = decode_step_seconds(model, gpu, dtype, tp, k, n, context)
-    datasheet = f"datasheet: {gpu.name} {gpu.bf16_tflops:g} TFLOPS BF16, {gpu.bandwidth_gbs:g} GB/s"
+    vision = ("vision_efficiency", "vision_half_patches", "vision_window_call_ms", "gpu_tflops")
     return [
-        Term("overhead", k.request_overhead_ms.value / 1000, k.request_overhead_ms.source),
+        Term("overhead", k.request_overhead_ms.value / 1000, ("request_overhead_ms",)),
         Term(
             "preprocess",
             n * shape.pixels / 1e6 * k.preprocess_ms_per_mpixel.value / 1000,
-            k.preprocess_ms_per_mpixel.source,
+            ("preprocess_ms_per_mpixel",),
         ),
-        Term(
-            "vision",
-            vision_seconds(model, gpu, tp, k, n, shape.visual_tokens),
-            _src(k.vision_efficiency, k.vision_half_patches, k.vision_window_call_ms) + f"; {datasheet}",
-        ),
+        Term("vision", vision_seconds(model, gpu, tp, k, n, shape.visual_tokens), vision),
         Term(
             "prefill",
             prefill_seconds(model, gpu, tp, k, n, prompt),
-            _src(k.prefill_efficiency, k.prefill_floor_ms_per_layer) + f"; {datasheet}",
+            ("prefill_efficiency", "prefill_floor_ms_per_layer", "gpu_tflops"),
         ),
         Term(
             "decode",
             shape.output_tokens * step,
-            _src(k.decode_floor_ms_per_layer, k.bandwidth_efficiency) + f"; {datasheet}",
+            ("decode_floor_ms_per_layer", "bandwidth_efficiency", "gpu_bandwidth", "gpu_tflops"),
         ),
     ]
 
 
-def calibrated_terms(cal: Calibrated, shape: CallShape) -> list[Term]:
-    """The same group from an endpoint's fitted constants: prefill covers the encoder too."""
+def calibrated_terms(cal: Calibrated, key: str, shape: CallShape) -> list[Term]:
+    """The same group from an endpoint's fitted constants: prefill covers the encoder and
+    the server's preprocessing too."""
     tokens = shape.requests * (shape.visual_tokens + shape.text_tokens)
+    steps = (f"{key}.decode_ms_batch1", f"{key}.decode_ms_batch8")
     return [
-        Term("overhead", cal.fixed_ms / 1000, cal.source),
-        Term("prefill", tokens / 1000 * cal.prefill_ms_per_1k / 1000, cal.source),
-        Term("decode", shape.output_tokens * cal.step_ms(shape.requests) / 1000, cal.source),
+        Term("overhead", cal.fixed_ms / 1000, (f"{key}.fixed_ms",)),
+        Term("prefill", tokens / 1000 * cal.prefill_ms_per_1k / 1000, (f"{key}.prefill_ms_per_1k",)),
+        Term("decode", shape.output_tokens * cal.step_ms(shape.requests) / 1000, steps),
     ]
 
 
@@ -200,10 +205,12 @@ class EngineGroup:
 
 @dataclass(frozen=True)
 class CriticalPath:
-    """CPU stages, then the engine groups in parallel: the slowest one is on the path."""
+    """CPU stages, then the engine groups in parallel: the slowest one is on the path.
+    ``constants`` names every constant a term uses, with its value and source."""
 
     cpu: list[Term]
     groups: list[EngineGroup]
+    constants: dict[str, Const]
 
     @property
     def bottleneck(self) -> EngineGroup | None:
@@ -216,4 +223,17 @@ class CriticalPath:
 
 
 def cpu_terms(cpu: CpuStages) -> list[Term]:
-    return [Term(name, c.value, c.source) for name, c in cpu.terms()]
+    return [Term(name, c.value, (f"cpu_{name}_s",)) for name, c in cpu.terms()]
+
+
+def engine_constants(k: TimeConstants, gpu: GpuSpec) -> dict[str, Const]:
+    """The named constants of a profile and a GPU's datasheet figures."""
+    named = {f.name: getattr(k, f.name) for f in fields(k) if isinstance(getattr(k, f.name), Const)}
+    sheet = f"datasheet: {gpu.name}"
+    named["gpu_tflops"] = Const(gpu.bf16_tflops, "TFLOPS BF16 dense", sheet)
+    named["gpu_bandwidth"] = Const(gpu.bandwidth_gbs, "GB/s", sheet)
+    return named
+
+
+def cpu_constants(cpu: CpuStages) -> dict[str, Const]:
+    return {f"cpu_{name}_s": c for name, c in cpu.terms()}
