@@ -228,17 +228,17 @@ def _choose(
     target_s: float,
     reserve: int,
 ) -> Instance | None:
-    """The first option that meets the target and fits what is left; TP keeps `reserve` cards."""
+    """The first option that meets the target and fits what is left (the fastest first when
+    none meets it); TP keeps `reserve` cards."""
     if f.option is None:
         return None
     usable = [o for o in options(model, gpus) if o.concurrency >= MIN_CONCURRENCY]
     candidates = [f.option, *usable]
-    fast = sorted(
-        (o for o in candidates if engine_seconds(model, o.dtype, o.tp, gpus.gpu) <= target_s),
-        key=lambda o: o.tp,
-    )
-    if fast and engine_seconds(model, f.option.dtype, f.option.tp, gpus.gpu) > target_s:
-        candidates = [*fast, *candidates]
+    seconds = {id(o): engine_seconds(model, o.dtype, o.tp, gpus.gpu) for o in candidates}
+    if seconds[id(f.option)] > target_s:
+        fast = sorted((o for o in candidates if seconds[id(o)] <= target_s), key=lambda o: o.tp)
+        fastest = sorted(candidates, key=lambda o: seconds[id(o)])
+        candidates = [*fast, *fastest] if fast else fastest
     for option in candidates:
         if option.tp > 1:
             if len(free) - reserve >= option.tp:
