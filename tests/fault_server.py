@@ -213,9 +213,10 @@ class Timing:
     decode_ms_batch8: float
 
     def step_ms(self, batch: int) -> float:
-        return self.decode_ms_batch1 + (self.decode_ms_batch8 - self.decode_ms_batch1) * (
-            min(batch, 8) - 1
-        ) / 7
+        return (
+            self.decode_ms_batch1
+            + (self.decode_ms_batch8 - self.decode_ms_batch1) * (min(batch, 8) - 1) / 7
+        )
 
 
 def prompt_tokens(body: dict[str, Any]) -> int:

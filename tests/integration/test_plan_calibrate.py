@@ -61,8 +61,18 @@ def test_the_fit_recovers_known_latencies_within_10_percent(tmp_path: Path) -> N
     assert entry["fixed_ms"] >= KNOWN.fixed_ms * 0.9
 
     report = runner.invoke(
-        root, ["plan", "--gpus", "1xH200", "--models", "parser", "--calibration", str(out),
-               "--format", "json"],
+        root,
+        [
+            "plan",
+            "--gpus",
+            "1xH200",
+            "--models",
+            "parser",
+            "--calibration",
+            str(out),
+            "--format",
+            "json",
+        ],
     )
     assert report.exit_code == 0, report.output
     path = PlanReport.model_validate_json(report.output).layouts[0].critical_path
@@ -80,9 +90,7 @@ def test_calibrate_smoke_against_serve_engine(tmp_path: Path) -> None:
     out = tmp_path / "calib.json"
     with serve_in_thread(create_app()) as url:
         config = _config(tmp_path, url, "pagereader/embedded")
-        result = runner.invoke(
-            root, ["plan", "calibrate", "--config", str(config), "-o", str(out)]
-        )
+        result = runner.invoke(root, ["plan", "calibrate", "--config", str(config), "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert "parser (pagereader/embedded): fixed" in result.output
     entry = json.loads(out.read_text(encoding="utf-8"))["endpoints"]["parser"]
@@ -95,7 +103,7 @@ def test_calibrate_smoke_against_serve_engine(tmp_path: Path) -> None:
 
 def test_calibrate_refuses_a_config_without_openai_engines(tmp_path: Path) -> None:
     config = tmp_path / "empty.toml"
-    config.write_text("[engines.ocr]\nkind = \"rapidocr\"\n", encoding="utf-8")
+    config.write_text('[engines.ocr]\nkind = "rapidocr"\n', encoding="utf-8")
     result = runner.invoke(root, ["plan", "calibrate", "--config", str(config)])
     assert result.exit_code == 2
     assert "no openai engines to calibrate" in result.output

@@ -237,7 +237,11 @@ def read_calibration(path: Path) -> dict[str, Calibrated]:
         raise ConfigError("calibration file not found", file=path) from exc
     except json.JSONDecodeError as exc:
         raise ConfigError(f"not valid JSON: {exc}", file=path) from exc
-    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+    if (
+        not isinstance(data, dict)
+        or data.get("schema") != SCHEMA
+        or not isinstance(data.get("endpoints"), dict)
+    ):
         raise ConfigError(
             f"not a calibration file (schema {SCHEMA} expected)",
             file=path,
@@ -252,11 +256,14 @@ def read_calibration(path: Path) -> dict[str, Calibrated]:
             except ConfigError:
                 logger.warning("%s: %s is not in the catalog; not used", path, entry.get("model"))
                 continue
-        values = [float(entry[k]) for k in ("fixed_ms", "prefill_ms_per_1k")]
-        steps = [float(entry[k]) for k in ("decode_ms_batch1", "decode_ms_batch8")]
-        if not all(math.isfinite(v) for v in values + steps):
+        names = ("fixed_ms", "prefill_ms_per_1k", "decode_ms_batch1", "decode_ms_batch8")
+        try:
+            values = {k: float(entry[k]) for k in names}
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ConfigError(f"endpoint {name!r} lacks a constant: {exc}", file=path) from exc
+        if not all(math.isfinite(v) for v in values.values()):
             raise ConfigError(f"endpoint {name!r} has a non-finite constant", file=path)
         found[key] = Calibrated(
-            *values, *steps, source=f"calibrated: {path.name}, {name} at {entry['base_url']}"
+            **values, source=f"calibrated: {path.name}, {name} at {entry['base_url']}"
         )
     return found

@@ -214,7 +214,9 @@ def cell_report(f: Fit) -> CellReport:
 
 def path_report(path: CriticalPath, profile: str) -> PathReport:
     def terms(items: list[Term]) -> list[TermReport]:
-        return [TermReport(name=t.name, seconds=round(t.seconds, 4), uses=list(t.uses)) for t in items]
+        return [
+            TermReport(name=t.name, seconds=round(t.seconds, 4), uses=list(t.uses)) for t in items
+        ]
 
     slowest = path.bottleneck
     return PathReport(

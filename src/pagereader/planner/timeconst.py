@@ -149,4 +149,3 @@ def cpu_stages_from_timings(path: Path) -> CpuStages:
         classify_s=Const(round(values["classify"], 4), "s a slide", source),
         layout_s=Const(round(values["layout"], 4), "s a slide", source),
     )
-

@@ -58,7 +58,9 @@ class Calibrated:
         """Its numbers as named constants, all from the calibration."""
         return {
             f"{key}.fixed_ms": Const(self.fixed_ms, "ms a request group", self.source),
-            f"{key}.prefill_ms_per_1k": Const(self.prefill_ms_per_1k, "ms a 1k tokens", self.source),
+            f"{key}.prefill_ms_per_1k": Const(
+                self.prefill_ms_per_1k, "ms a 1k tokens", self.source
+            ),
             f"{key}.decode_ms_batch1": Const(self.decode_ms_batch1, "ms a step", self.source),
             f"{key}.decode_ms_batch8": Const(self.decode_ms_batch8, "ms a step", self.source),
         }
@@ -186,7 +188,9 @@ def calibrated_terms(cal: Calibrated, key: str, shape: CallShape) -> list[Term]:
     steps = (f"{key}.decode_ms_batch1", f"{key}.decode_ms_batch8")
     return [
         Term("overhead", cal.fixed_ms / 1000, (f"{key}.fixed_ms",)),
-        Term("prefill", tokens / 1000 * cal.prefill_ms_per_1k / 1000, (f"{key}.prefill_ms_per_1k",)),
+        Term(
+            "prefill", tokens / 1000 * cal.prefill_ms_per_1k / 1000, (f"{key}.prefill_ms_per_1k",)
+        ),
         Term("decode", shape.output_tokens * cal.step_ms(shape.requests) / 1000, steps),
     ]
 

@@ -51,7 +51,9 @@ def test_the_parser_prefill_is_no_longer_six_milliseconds(folder: Path) -> None:
     """PaddleOCR-VL's page prefill measured 54 ms (33 ms vision); FLOPs alone give ~6 ms."""
     k = fit_eager(folder)
     (row,) = [
-        r for r in compare_prefills(load_prefills(folder), k) if r.label == "paddleocr-vl batch 1 total"
+        r
+        for r in compare_prefills(load_prefills(folder), k)
+        if r.label == "paddleocr-vl batch 1 total"
     ]
     assert row.measured_ms == pytest.approx(54.36, abs=0.01)
     assert row.predicted_ms == pytest.approx(row.measured_ms, rel=0.1)
