@@ -6,6 +6,7 @@ import json
 import tomllib
 from pathlib import Path
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -117,3 +118,24 @@ def test_bad_input_exits_2_with_a_clear_message() -> None:
     )
     assert result.exit_code == 2
     assert "exactly one GPU set" in result.output
+
+
+def test_plan_prints_the_critical_path_by_term_with_sources() -> None:
+    result = runner.invoke(root, ["plan", "--gpus", "2xA100-40", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    path = PlanReport.model_validate_json(result.output).layouts[0].critical_path
+    assert path is not None
+    assert [t.name for t in path.cpu] == ["render", "classify", "layout"]
+    terms = {g.engine: [t.name for t in g.terms] for g in path.groups}
+    assert terms["paddleocr-vl x8"] == ["overhead", "preprocess", "vision", "prefill", "decode"]
+    named = {c.name: c for c in path.constants}
+    for group in path.groups:
+        for term in group.terms:
+            assert set(term.uses) <= set(named), term
+        assert group.seconds == pytest.approx(sum(t.seconds for t in group.terms), abs=2e-3)
+    assert named["gpu_bandwidth"].value == 1555
+    assert named["prefill_efficiency"].source.startswith("measured: h200_vlm_facts.json")
+    assert named["cpu_render_s"].source.startswith("assumed")
+    table = runner.invoke(root, ["plan", "--gpus", "2xA100-40"])
+    assert "Critical path of a slide: 5.25 s (vllm constants)" in table.output
+    assert "- decode_floor_ms_per_layer = 0.105 ms a decoder layer: measured" in table.output
