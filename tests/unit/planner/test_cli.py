@@ -139,3 +139,21 @@ def test_plan_prints_the_critical_path_by_term_with_sources() -> None:
     table = runner.invoke(root, ["plan", "--gpus", "2xA100-40"])
     assert "Critical path of a slide: 5.25 s (vllm constants)" in table.output
     assert "- decode_floor_ms_per_layer = 0.105 ms a decoder layer: measured" in table.output
+
+
+def test_plan_takes_cpu_stages_from_a_bench_timings_file(tmp_path: Path) -> None:
+    timings = tmp_path / "timings.json"
+    stages = {"render": 0.5, "classify": 0.05, "layout": 1.0, "recognize": 9.0}
+    timings.write_text(json.dumps({"pages": [{"stages": stages}]}), encoding="utf-8")
+    args = ["plan", "--gpus", "2xA100-40", "--format", "json"]
+    base = PlanReport.model_validate_json(runner.invoke(root, args).output)
+    result = runner.invoke(root, [*args, "--timings", str(timings)])
+    assert result.exit_code == 0, result.output
+    path = PlanReport.model_validate_json(result.output).layouts[0].critical_path
+    before = base.layouts[0].critical_path
+    assert path is not None and before is not None
+    assert [t.seconds for t in path.cpu] == [0.5, 0.05, 1.0]
+    assert path.seconds == pytest.approx(before.seconds + (1.55 - 0.42), abs=2e-3)
+    missing = runner.invoke(root, [*args, "--timings", str(tmp_path / "none.json")])
+    assert missing.exit_code == 2
+    assert "timings file not found" in missing.output
