@@ -22,7 +22,7 @@ root = typer.Typer()
 root.add_typer(plan.app, name="plan")
 runner = CliRunner()
 
-KNOWN = Timing(fixed_ms=30.0, prefill_ms_per_1k=400.0, decode_ms_batch1=8.0, decode_ms_batch8=11.0)
+KNOWN = Timing(fixed_ms=30.0, prefill_ms_per_1k=250.0, decode_ms_batch1=8.0, decode_ms_batch8=11.0)
 
 
 def _config(tmp_path: Path, url: str, model: str) -> Path:
@@ -90,7 +90,8 @@ def test_calibrate_smoke_against_serve_engine(tmp_path: Path) -> None:
     out = tmp_path / "calib.json"
     with serve_in_thread(create_app()) as url:
         config = _config(tmp_path, url, "pagereader/embedded")
-        result = runner.invoke(root, ["plan", "calibrate", "--config", str(config), "-o", str(out)])
+        args = ["plan", "calibrate", "--config", str(config), "-o", str(out), "--crop", "400x240"]
+        result = runner.invoke(root, args)
     assert result.exit_code == 0, result.output
     assert "parser (pagereader/embedded): fixed" in result.output
     entry = json.loads(out.read_text(encoding="utf-8"))["endpoints"]["parser"]

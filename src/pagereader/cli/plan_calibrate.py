@@ -4,14 +4,24 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from pagereader.errors import PagereaderError
+from pagereader.errors import ConfigError, PagereaderError
 from pagereader.options import OpenAIEngineOptions, load_config
-from pagereader.planner.calibrate import BATCH, MIN_REQUESTS, calibrate_endpoints
+from pagereader.planner.calibrate import BATCH, CROP, MIN_REQUESTS, calibrate_endpoints
+
+
+def _size(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*(\d+)\s*[x×]\s*(\d+)\s*", text)
+    if match is None or min(int(match.group(1)), int(match.group(2))) < 56:
+        raise ConfigError(
+            f"cannot read crop size {text!r}", hint="write WIDTHxHEIGHT, at least 56 a side"
+        )
+    return int(match.group(1)), int(match.group(2))
 
 
 def calibrate_command(
@@ -26,10 +36,14 @@ def calibrate_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the constants")] = Path(
         "calib.json"
     ),
+    crop: Annotated[
+        str, typer.Option(help="WIDTHxHEIGHT of the synthetic page crop sent")
+    ] = f"{CROP[0]}x{CROP[1]}",
 ) -> None:
     """Send a short series of requests to each endpoint and fit prefill and decode costs."""
     logging.basicConfig(level=logging.WARNING)
     try:
+        size = _size(crop)
         options = load_config(config)
         engines = {
             name: e for name, e in options.engines.items() if isinstance(e, OpenAIEngineOptions)
@@ -37,7 +51,7 @@ def calibrate_command(
         if not engines:
             typer.echo(f"error: {config}: no openai engines to calibrate", err=True)
             raise typer.Exit(2)
-        document = calibrate_endpoints(engines, requests)
+        document = calibrate_endpoints(engines, requests, size)
     except PagereaderError as err:
         typer.echo(f"error: {err}" + (f" ({err.hint})" if err.hint else ""), err=True)
         raise typer.Exit(1) from None

@@ -1,7 +1,8 @@
 """Calibrate the time model against the user's own OpenAI-compatible endpoints.
 
 A short, bounded series of real requests to each endpoint: one untimed warm-up, then batch-1
-requests cycling over a page crop at two pixel budgets and two output lengths, then two rounds
+requests cycling over a page crop at two pixel budgets (a quarter of the crop's pixels, and all
+of them) and two output lengths, then two rounds
 of eight concurrent requests (short and long answers). The batch-1 latencies are fitted by
 least squares to ``fixed + prefill x prompt tokens + step x output tokens``; the step at batch
 8 is the difference of the two rounds over the difference of their output tokens (their
@@ -35,9 +36,9 @@ logger = logging.getLogger(__name__)
 SCHEMA = "pagereader-calibration/1"
 MIN_REQUESTS = 20
 BATCH = 8
-PIXEL_BUDGETS = (200_704, 1_003_520)
 OUTPUT_TOKENS = (16, 128)
-CROP = (960, 640)
+#: A page crop of 1.2 Mpx: about 390 and 1,570 visual tokens at its two budgets (factor 28).
+CROP = (1280, 960)
 _PROMPTS = {"paddleocr-vl": "OCR:", "qwen-vl": "Read the text in this image."}
 
 
@@ -55,6 +56,12 @@ class Sample:
     prompt_tokens: float
     completion_tokens: float
     seconds: float
+
+
+def pixel_budgets(crop: tuple[int, int]) -> tuple[int, int]:
+    """max_pixels of the small and the large request: a quarter of the crop, and all of it."""
+    pixels = crop[0] * crop[1]
+    return pixels // 4, pixels
 
 
 def page_crop(width: int = CROP[0], height: int = CROP[1]) -> Image.Image:
@@ -92,7 +99,7 @@ def request_body(
         "min_tokens": max_tokens,
         "ignore_eos": True,
         "temperature": 0.0,
-        "mm_processor_kwargs": {"min_pixels": min(112_896, max_pixels), "max_pixels": max_pixels},
+        "mm_processor_kwargs": {"min_pixels": min(3136, max_pixels), "max_pixels": max_pixels},
     }
 
 
@@ -133,26 +140,29 @@ async def _round(
     )
 
 
-async def probe(engine: OpenAIEngineOptions, requests: int = MIN_REQUESTS) -> list[Sample]:
+async def probe(
+    engine: OpenAIEngineOptions, requests: int = MIN_REQUESTS, crop: tuple[int, int] = CROP
+) -> list[Sample]:
     """The timed series against one endpoint: ``requests`` requests plus one warm-up."""
     if requests < MIN_REQUESTS:
         raise ConfigError(f"--requests must be at least {MIN_REQUESTS}, got {requests}")
-    url = _data_url(page_crop())
+    url = _data_url(page_crop(*crop))
+    budgets = pixel_budgets(crop)
     single = requests - 2 * BATCH
-    combos = [(p, t) for t in OUTPUT_TOKENS for p in PIXEL_BUDGETS]
+    combos = [(p, t) for t in OUTPUT_TOKENS for p in budgets]
     samples: list[Sample] = []
     limits = httpx.Limits(max_connections=BATCH, max_keepalive_connections=BATCH)
     async with httpx.AsyncClient(timeout=engine.timeout_s, limits=limits) as client:
-        await _one(client, engine, request_body(engine, url, PIXEL_BUDGETS[0], OUTPUT_TOKENS[0]))
+        await _one(client, engine, request_body(engine, url, budgets[0], OUTPUT_TOKENS[0]))
         for n in range(single):
             pixels, tokens = combos[n % len(combos)]
             body = request_body(engine, url, pixels, tokens)
             p, c, wall = await _round(client, engine, [body])
             samples.append(Sample(1, pixels, tokens, p, c, wall))
         for tokens in OUTPUT_TOKENS:
-            body = request_body(engine, url, PIXEL_BUDGETS[0], tokens)
+            body = request_body(engine, url, budgets[0], tokens)
             p, c, wall = await _round(client, engine, [body] * BATCH)
-            samples.append(Sample(BATCH, PIXEL_BUDGETS[0], tokens, p, c, wall))
+            samples.append(Sample(BATCH, budgets[0], tokens, p, c, wall))
     return samples
 
 
@@ -204,12 +214,14 @@ def fit(samples: list[Sample]) -> Fit:
 
 
 def calibrate_endpoints(
-    engines: dict[str, OpenAIEngineOptions], requests: int = MIN_REQUESTS
+    engines: dict[str, OpenAIEngineOptions],
+    requests: int = MIN_REQUESTS,
+    crop: tuple[int, int] = CROP,
 ) -> dict[str, Any]:
     """Probe and fit every endpoint; the calibration document."""
     endpoints: dict[str, Any] = {}
     for name, engine in engines.items():
-        samples = asyncio.run(probe(engine, requests))
+        samples = asyncio.run(probe(engine, requests, crop))
         result = fit(samples)
         try:
             key: str | None = get_model(engine.model).key
@@ -220,6 +232,7 @@ def calibrate_endpoints(
             "model": engine.model,
             "catalog_key": key,
             "requests": requests,
+            "crop": list(crop),
             **asdict(result),
             "warnings": list(result.warnings),
             "samples": [asdict(s) for s in samples],
