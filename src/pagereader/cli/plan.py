@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -27,7 +28,7 @@ from pagereader.planner.calibrate import read_calibration
 from pagereader.planner.catalog import SEED_TABLE_MODELS
 from pagereader.planner.memory import PAGE_H, PAGE_W
 from pagereader.planner.report import PlanReport, path_lines, table_rows
-from pagereader.planner.slide import Estimate
+from pagereader.planner.slide import DEFAULT_SLIDE, Estimate
 from pagereader.planner.timeconst import CPU_STAGES, VLLM, cpu_stages_from_timings
 
 app = typer.Typer(
@@ -98,6 +99,15 @@ def plan(
         Path | None,
         typer.Option(help="CPU stage seconds from a `pagereader bench` timings.json"),
     ] = None,
+    blocks: Annotated[
+        int, typer.Option(min=0, max=256, help="Block crops a slide sends the parser")
+    ] = DEFAULT_SLIDE.blocks,
+    block_tokens: Annotated[
+        int, typer.Option(min=1, help="Output tokens of a block answer")
+    ] = DEFAULT_SLIDE.block_output,
+    figure_tokens: Annotated[
+        int, typer.Option(min=1, help="Output tokens of a figure description")
+    ] = DEFAULT_SLIDE.figure_output,
 ) -> None:
     """The what-fits-where table, a recommended layout, and its vllm serve commands."""
     if ctx.invoked_subcommand is not None:
@@ -110,6 +120,12 @@ def plan(
             raise ConfigError("--emit-config needs exactly one GPU set in --gpus")
         estimate = Estimate(
             constants=VLLM,
+            slide=replace(
+                DEFAULT_SLIDE,
+                blocks=blocks,
+                block_output=block_tokens,
+                figure_output=figure_tokens,
+            ),
             cpu=cpu_stages_from_timings(timings) if timings else CPU_STAGES,
             calibration=read_calibration(calibration) if calibration else {},
         )

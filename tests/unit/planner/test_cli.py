@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from pagereader.cli import plan
 from pagereader.options import OpenAIEngineOptions, load_config
 from pagereader.planner import ModelReport, PlanReport
+from pagereader.planner.report import PathReport
 
 root = typer.Typer()
 root.add_typer(plan.app, name="plan")
@@ -157,3 +158,25 @@ def test_plan_takes_cpu_stages_from_a_bench_timings_file(tmp_path: Path) -> None
     missing = runner.invoke(root, [*args, "--timings", str(tmp_path / "none.json")])
     assert missing.exit_code == 2
     assert "timings file not found" in missing.output
+
+
+def test_plan_workload_options_change_the_terms_they_should() -> None:
+    args = ["plan", "--gpus", "2xA100-40", "--format", "json"]
+    base = PlanReport.model_validate_json(runner.invoke(root, args).output)
+    short = runner.invoke(root, [*args, "--figure-tokens", "128", "--blocks", "4"])
+    assert short.exit_code == 0, short.output
+    before, after = (
+        r.layouts[0].critical_path for r in (base, PlanReport.model_validate_json(short.output))
+    )
+    assert before is not None and after is not None
+    assert [g.engine for g in after.groups] == ["paddleocr-vl x4", "qwen3-vl-8b x1"]
+
+    def decode(path: PathReport, engine: str) -> float:
+        group = next(g for g in path.groups if g.engine == engine)
+        return next(t.seconds for t in group.terms if t.name == "decode")
+
+    # Same step at batch 1, half the steps.
+    assert decode(after, "qwen3-vl-8b x1") == pytest.approx(
+        decode(before, "qwen3-vl-8b x1") / 2, rel=0.01
+    )
+    assert after.seconds < before.seconds
