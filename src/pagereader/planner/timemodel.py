@@ -72,6 +72,7 @@ class Calibrated:
 
 
 def lm_head_params(model: ModelSpec) -> float:
+    """The LM head (and, untied, the input embedding) is vocab x hidden."""
     return float(model.vocab_size * model.hidden_size)
 
 
@@ -137,7 +138,9 @@ def decode_step_seconds(
     batch: int,
     context: int,
 ) -> float:
-    """Launch floor + weights read once + every sequence's KV read + the batch's FLOPs."""
+    """Launch floor + weights read once + every sequence's KV read + the batch's FLOPs.
+    For a MoE the weights are one token's active experts: a batch reads more, so this is a
+    lower bound there."""
     floor = model.layers * k.decode_floor_ms_per_layer.value / 1000
     weights = (decoder_params(model) + lm_head_params(model)) * BYTES_PER_PARAM[dtype] / tp
     kv = batch * context * kv_bytes_per_token(model, "bf16", tp)
