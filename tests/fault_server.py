@@ -14,12 +14,20 @@ answered in romanization, a table with an invented column, an empty answer, a lo
 that still ends with "stop", a reasoning preamble. A transient fault corrupts only the first
 request for a crop (a retry with more pixels reads it right); every corruption is recorded in
 ``injected``.
+
+Latency model: with ``Fault.timing`` (a ``Timing``) an ``ok`` request takes a known time, like
+a serving engine: a fixed cost, prefill in proportion to its prompt tokens (the image's visual
+tokens under the request's pixel bounds, plus the prompt's words), then one decode step per
+output token at a step cost that grows linearly from batch 1 to batch 8 with the requests in
+flight. ``ignore_eos``/``min_tokens`` make it answer exactly ``max_tokens`` tokens.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
+import io
 import re
 import threading
 import time
@@ -29,7 +37,9 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
+from PIL import Image
 
+from pagereader.planner.memory import smart_resize
 from pagereader.service.engine_api import completion
 
 Transform = Callable[[str], str]
@@ -193,6 +203,46 @@ def request_image_key(body: dict[str, Any]) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Timing:
+    """Known latencies: what a calibration against this server must recover."""
+
+    fixed_ms: float
+    prefill_ms_per_1k: float
+    decode_ms_batch1: float
+    decode_ms_batch8: float
+
+    def step_ms(self, batch: int) -> float:
+        return (
+            self.decode_ms_batch1
+            + (self.decode_ms_batch8 - self.decode_ms_batch1) * (min(batch, 8) - 1) / 7
+        )
+
+
+def prompt_tokens(body: dict[str, Any]) -> int:
+    """Visual tokens of the request's image under its pixel bounds (factor 28), plus words."""
+    kwargs = body.get("mm_processor_kwargs") or {}
+    tokens, words = 0, 0
+    for message in body.get("messages") or []:
+        content = message.get("content")
+        parts = content if isinstance(content, list) else [{"type": "text", "text": content}]
+        for part in parts:
+            if part.get("type") == "image_url":
+                data = str(part["image_url"]["url"]).split(",", 1)[-1]
+                with Image.open(io.BytesIO(base64.b64decode(data))) as image:
+                    h, w = smart_resize(
+                        image.height,
+                        image.width,
+                        28,
+                        int(kwargs.get("min_pixels", 112896)),
+                        int(kwargs.get("max_pixels", 1003520)),
+                    )
+                tokens += h * w // 28**2
+            else:
+                words += len(str(part.get("text") or "").split())
+    return tokens + words + 8
+
+
 @dataclass
 class Fault:
     """What the server does with the next requests."""
@@ -204,6 +254,7 @@ class Fault:
     hang_s: float = 30.0
     truth: Callable[[dict[str, Any]], str | None] | None = None
     content: tuple[ContentFault, ...] = ()
+    timing: Timing | None = None
 
 
 @dataclass
@@ -287,10 +338,28 @@ class FaultServer:
             return JSONResponse(
                 completion(model, self._content(body, number)[:5], "length", 100, limit)
             )
+        if fault.timing is not None and mode == "ok":
+            return await self._timed(body, model, limit, fault.timing)
         text = self._content(body, number)
         if mode == "think":
             text = f"<think>the user wants OCR, let me look closely</think>\n{text}"
         return JSONResponse(completion(model, text, "stop", 100, len(text) // 3 + 1))
+
+    async def _timed(
+        self, body: dict[str, Any], model: str, limit: int, timing: Timing
+    ) -> JSONResponse:
+        """Sleep the known latency: fixed + prefill, then the decode steps at the batch found
+        in flight once prefill is done (concurrent requests overlap their prefills)."""
+        prompt = prompt_tokens(body)
+        text = self._content(body, 0)
+        natural = len(text) // 3 + 1
+        output = limit if body.get("ignore_eos") or body.get("min_tokens") else min(limit, natural)
+        await asyncio.sleep((timing.fixed_ms + prompt / 1000 * timing.prefill_ms_per_1k) / 1000)
+        with self._lock:
+            batch = max(1, self.in_flight)
+        await asyncio.sleep(output * timing.step_ms(batch) / 1000)
+        words = ("tok " * output).strip()
+        return JSONResponse(completion(model, words, "length", prompt, output))
 
     def app(self) -> FastAPI:
         app = FastAPI()

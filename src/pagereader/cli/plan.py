@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -11,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from pagereader.cli.plan_calibrate import calibrate_command
 from pagereader.errors import ConfigError
 from pagereader.planner import (
     emit_config,
@@ -22,9 +24,12 @@ from pagereader.planner import (
     plan_report,
     recommend,
 )
+from pagereader.planner.calibrate import read_calibration
 from pagereader.planner.catalog import SEED_TABLE_MODELS
 from pagereader.planner.memory import PAGE_H, PAGE_W
-from pagereader.planner.report import PlanReport, table_rows
+from pagereader.planner.report import PlanReport, path_lines, table_rows
+from pagereader.planner.slide import DEFAULT_SLIDE, Estimate
+from pagereader.planner.timeconst import CPU_STAGES, VLLM, cpu_stages_from_timings
 
 app = typer.Typer(
     help="Plan serving: memory budgets, what fits where, vllm serve commands.",
@@ -43,7 +48,8 @@ class Format(StrEnum):
 
 
 def _fail(err: ConfigError) -> typer.Exit:
-    typer.echo(f"error: {err.message}" + (f" ({err.hint})" if err.hint else ""), err=True)
+    where = f"{err.file}: " if err.file else ""
+    typer.echo(f"error: {where}{err.message}" + (f" ({err.hint})" if err.hint else ""), err=True)
     return typer.Exit(2)
 
 
@@ -62,6 +68,10 @@ def _print_table(report: PlanReport) -> None:
         )
         for inst in lay.instances:
             console.print(inst.command, markup=False, highlight=False)
+        if lay.critical_path is not None:
+            console.print("")
+            for line in path_lines(lay.critical_path):
+                console.print(line, markup=False, highlight=False)
         for warning in lay.warnings:
             console.print(f"warning: {warning}", markup=False, highlight=False)
 
@@ -82,6 +92,23 @@ def plan(
         Path | None,
         typer.Option("--emit-config", help="Write a pagereader engines/routes TOML for the layout"),
     ] = None,
+    calibration: Annotated[
+        Path | None,
+        typer.Option(help="Engine constants from `pagereader plan calibrate` (calib.json)"),
+    ] = None,
+    timings: Annotated[
+        Path | None,
+        typer.Option(help="CPU stage seconds from a `pagereader bench` timings.json"),
+    ] = None,
+    blocks: Annotated[
+        int, typer.Option(min=0, max=256, help="Block crops a slide sends the parser")
+    ] = DEFAULT_SLIDE.blocks,
+    block_tokens: Annotated[
+        int, typer.Option(min=1, help="Output tokens of a block answer")
+    ] = DEFAULT_SLIDE.block_output,
+    figure_tokens: Annotated[
+        int, typer.Option(min=1, help="Output tokens of a figure description")
+    ] = DEFAULT_SLIDE.figure_output,
 ) -> None:
     """The what-fits-where table, a recommended layout, and its vllm serve commands."""
     if ctx.invoked_subcommand is not None:
@@ -92,10 +119,21 @@ def plan(
         table_models = layout_models if models else [get_model(m) for m in SEED_TABLE_MODELS]
         if emit_config_path is not None and len(sets) != 1:
             raise ConfigError("--emit-config needs exactly one GPU set in --gpus")
+        estimate = Estimate(
+            constants=VLLM,
+            slide=replace(
+                DEFAULT_SLIDE,
+                blocks=blocks,
+                block_output=block_tokens,
+                figure_output=figure_tokens,
+            ),
+            cpu=cpu_stages_from_timings(timings) if timings else CPU_STAGES,
+            calibration=read_calibration(calibration) if calibration else {},
+        )
     except ConfigError as err:
         raise _fail(err) from err
     fits = [fit(m, s) for m in table_models for s in sets]
-    layouts = [recommend(layout_models, s, target_s) for s in sets]
+    layouts = [recommend(layout_models, s, target_s, estimate) for s in sets]
     report = plan_report(sets, table_models, fits, layouts)
     if emit_config_path is not None:
         emit_config_path.write_text(emit_config(layouts[0]), encoding="utf-8")
@@ -137,3 +175,6 @@ def model_cmd(
     for key, value in report.model_dump().items():
         table.add_row(key, str(value))
     Console(width=200).print(table)
+
+
+app.command("calibrate")(calibrate_command)

@@ -36,6 +36,12 @@ class ModelSpec:
     min_pixels: int
     max_pixels: int
     vision_hidden: int
+    vision_params_b: float
+    vision_merger_b: float
+    vision_layers: int
+    vocab_size: int
+    tied_embeddings: bool = False
+    vision_window_layers: int = 0
     active_params_b: float | None = None
     reasoning: bool = False
     linear_key_heads: int = 0
@@ -58,6 +64,16 @@ class ModelSpec:
     def hybrid(self) -> bool:
         """Gated DeltaNet hybrids keep a KV cache only in their full-attention layers."""
         return self.kv_layers < self.layers
+
+    @property
+    def vision_patch_params_b(self) -> float:
+        """Vision parameters applied to every patch (the merger runs on merged tokens)."""
+        return self.vision_params_b - self.vision_merger_b
+
+    @property
+    def language_params_b(self) -> float:
+        """Parameters outside the vision encoder: decoder layers, embeddings, LM head."""
+        return self.params_b - self.vision_params_b
 
     @property
     def moe(self) -> bool:
@@ -85,8 +101,12 @@ MODELS: tuple[ModelSpec, ...] = (
         repo="PaddlePaddle/PaddleOCR-VL",
         role="parser",
         prompt_style="paddleocr-vl",
-        # 0.96B: Hugging Face model page (safetensors total); "0.9B" in the model's name.
-        params_b=0.96,
+        # 0.906B loaded. The checkpoint holds 0.959B ("0.96B" on the model page): it also
+        # carries the SigLIP attention-pooling head (vision_model.head.*, 15.2M) and
+        # packing_position_embedding (32768 x 1152 = 37.7M), which neither vLLM
+        # (paddleocr_vl.py maps both to None) nor transformers (convert_paddleocr_vl_to_hf.py
+        # KEYS_TO_IGNORE) loads. Measured 905,601,648 on the GPU, lm_head untied.
+        params_b=0.906,
         # transformers PaddleOCRTextConfig (ERNIE-4.5-0.3B): 18 layers, 2 KV heads,
         # head_dim 128, hidden 1024.
         layers=18,
@@ -101,6 +121,12 @@ MODELS: tuple[ModelSpec, ...] = (
         min_pixels=147384,
         max_pixels=2822400,
         vision_hidden=1152,
+        # Measured: vision 0.4389B of which the mlp_AR projector 0.0260B (runs on merged
+        # tokens), 27 SigLIP layers; vocab 103424, lm_head not tied (published config).
+        vision_params_b=0.4389,
+        vision_merger_b=0.0260,
+        vision_layers=27,
+        vocab_size=103424,
         # vLLM recipe for PaddlePaddle/PaddleOCR-VL (seed 004).
         extra_serve_flags=(
             "--trust-remote-code",
@@ -131,6 +157,13 @@ MODELS: tuple[ModelSpec, ...] = (
         patch_size=14,
         merge_size=2,
         vision_hidden=1280,
+        # Measured: vision 0.6766B, merger 0.0446B; 32 layers of which 28 windowed
+        # (fullatt_block_indexes 7, 15, 23, 31); vocab 152064, untied.
+        vision_params_b=0.6766,
+        vision_merger_b=0.0446,
+        vision_layers=32,
+        vision_window_layers=28,
+        vocab_size=152064,
         min_pixels=_QWEN25_MIN,
         max_pixels=_QWEN25_MAX,
         int4_repo="Qwen/Qwen2.5-VL-7B-Instruct-AWQ",
@@ -153,6 +186,13 @@ MODELS: tuple[ModelSpec, ...] = (
         patch_size=16,
         merge_size=2,
         vision_hidden=1024,
+        # Estimated, not measured: vision_config depth 24, hidden 1024, intermediate 4096,
+        # merger plus 3 deepstack mergers into 2560; vocab 151936, tied embeddings.
+        vision_params_b=0.415,
+        vision_merger_b=0.109,
+        vision_layers=24,
+        vocab_size=151936,
+        tied_embeddings=True,
         min_pixels=_QWEN3_MIN,
         max_pixels=_QWEN3_MAX,
         sources=("huggingface.co/Qwen/Qwen3-VL-4B-Instruct config.json",),
@@ -174,6 +214,11 @@ MODELS: tuple[ModelSpec, ...] = (
         patch_size=16,
         merge_size=2,
         vision_hidden=1152,
+        # Measured: vision 0.5764B, merger and deepstack mergers 0.1605B; vocab 151936, untied.
+        vision_params_b=0.5764,
+        vision_merger_b=0.1605,
+        vision_layers=27,
+        vocab_size=151936,
         min_pixels=_QWEN3_MIN,
         max_pixels=_QWEN3_MAX,
         sources=("huggingface.co/Qwen/Qwen3-VL-8B-Instruct config.json",),
@@ -194,6 +239,11 @@ MODELS: tuple[ModelSpec, ...] = (
         patch_size=16,
         merge_size=2,
         vision_hidden=1152,
+        # Measured: vision 0.5953B, mergers 0.1794B; vocab 151936, untied.
+        vision_params_b=0.5953,
+        vision_merger_b=0.1794,
+        vision_layers=27,
+        vocab_size=151936,
         min_pixels=_QWEN3_MIN,
         max_pixels=_QWEN3_MAX,
         int4_repo="<org>/Qwen3-VL-32B-Instruct-AWQ",
@@ -217,6 +267,11 @@ MODELS: tuple[ModelSpec, ...] = (
         patch_size=16,
         merge_size=2,
         vision_hidden=1152,
+        # Measured: vision 0.5386B, mergers 0.1227B; vocab 151936, untied.
+        vision_params_b=0.5386,
+        vision_merger_b=0.1227,
+        vision_layers=27,
+        vocab_size=151936,
         min_pixels=_QWEN3_MIN,
         max_pixels=_QWEN3_MAX,
         int4_repo="<org>/Qwen3-VL-30B-A3B-Instruct-AWQ",
@@ -240,6 +295,11 @@ MODELS: tuple[ModelSpec, ...] = (
         patch_size=16,
         merge_size=2,
         vision_hidden=1152,
+        # Assumed, not measured: the Qwen3-VL-8B vision tower (27 x 1152, mergers into 4096).
+        vision_params_b=0.5764,
+        vision_merger_b=0.1605,
+        vision_layers=27,
+        vocab_size=151936,
         min_pixels=_QWEN3_MIN,
         max_pixels=_QWEN3_MAX,
         int4_repo="<org>/Qwen3-VL-235B-A22B-Instruct-AWQ",
@@ -263,6 +323,12 @@ MODELS: tuple[ModelSpec, ...] = (
         patch_size=16,
         merge_size=2,
         vision_hidden=1152,
+        # Assumed, not measured: a Qwen3-VL-32B-sized vision tower (mergers into 5120) and
+        # the Qwen3 vocabulary.
+        vision_params_b=0.5953,
+        vision_merger_b=0.1794,
+        vision_layers=27,
+        vocab_size=151936,
         min_pixels=_QWEN3_MIN,
         max_pixels=_QWEN3_MAX,
         reasoning=True,
@@ -294,6 +360,12 @@ MODELS: tuple[ModelSpec, ...] = (
         patch_size=16,
         merge_size=2,
         vision_hidden=1152,
+        # Assumed, not measured: a Qwen3-VL-30B-A3B-sized vision tower (mergers into 2048)
+        # and the Qwen3 vocabulary.
+        vision_params_b=0.5386,
+        vision_merger_b=0.1227,
+        vision_layers=27,
+        vocab_size=151936,
         min_pixels=_QWEN3_MIN,
         max_pixels=_QWEN3_MAX,
         reasoning=True,

@@ -11,15 +11,14 @@ from pagereader.errors import ConfigError
 from pagereader.planner.catalog import ModelSpec
 from pagereader.planner.hardware import GpuSpec, get_gpu
 from pagereader.planner.memory import (
-    BYTES_PER_PARAM,
     GPU_MEMORY_UTILIZATION,
-    PROMPT_TOKENS,
     Budget,
     WeightDtype,
     budget,
-    typical_request,
     weights_bytes,
 )
+from pagereader.planner.slide import Estimate, Served, critical_path, engine_seconds
+from pagereader.planner.timemodel import CriticalPath
 
 logger = logging.getLogger(__name__)
 
@@ -30,11 +29,6 @@ TIGHT_CONCURRENCY = 16
 #: --max-num-seqs: a replica that can hold this many is not short of KV; a second replica on
 #: the same card only pays when each half still holds this many.
 MAX_NUM_SEQS = 64
-#: Achieved share of peak bandwidth in decode, and of peak FLOPs in prefill.
-DECODE_EFFICIENCY = 0.7
-PREFILL_EFFICIENCY = 0.4
-#: Tokens a block answer typically has (a paragraph, a table row group, a figure description).
-BLOCK_OUTPUT_TOKENS = 256
 MAX_CARDS = 64
 MAX_REPLICAS_PER_CARD = 2
 
@@ -184,6 +178,8 @@ class Layout:
     warnings: list[str] = field(default_factory=list)
     slide_s: float = 0.0
     target_s: float = 5.0
+    path: CriticalPath | None = None
+    estimate: Estimate | None = None
 
     @property
     def meets_target(self) -> bool:
@@ -232,17 +228,17 @@ def _choose(
     target_s: float,
     reserve: int,
 ) -> Instance | None:
-    """The first option that meets the target and fits what is left; TP keeps `reserve` cards."""
+    """The first option that meets the target and fits what is left (the fastest first when
+    none meets it); TP keeps `reserve` cards."""
     if f.option is None:
         return None
     usable = [o for o in options(model, gpus) if o.concurrency >= MIN_CONCURRENCY]
     candidates = [f.option, *usable]
-    fast = sorted(
-        (o for o in candidates if block_seconds(model, o.dtype, o.tp, gpus.gpu) <= target_s),
-        key=lambda o: o.tp,
-    )
-    if fast and block_seconds(model, f.option.dtype, f.option.tp, gpus.gpu) > target_s:
-        candidates = [*fast, *candidates]
+    seconds = {id(o): engine_seconds(model, o.dtype, o.tp, gpus.gpu) for o in candidates}
+    if seconds[id(f.option)] > target_s:
+        fast = sorted((o for o in candidates if seconds[id(o)] <= target_s), key=lambda o: o.tp)
+        fastest = sorted(candidates, key=lambda o: seconds[id(o)])
+        candidates = [*fast, *fastest] if fast else fastest
     for option in candidates:
         if option.tp > 1:
             if len(free) - reserve >= option.tp:
@@ -324,22 +320,21 @@ def _spread(instances: list[Instance]) -> None:
             )
 
 
-def decode_seconds_per_token(model: ModelSpec, dtype: WeightDtype, tp: int, gpu: GpuSpec) -> float:
-    """Decode reads every active weight once a step: memory bandwidth bounds it."""
-    active = (model.active_params_b or model.params_b) * 1e9
-    bytes_per_token = active * BYTES_PER_PARAM[dtype]
-    return bytes_per_token / tp / (gpu.bandwidth_gbs * 1e9 * DECODE_EFFICIENCY)
+def slide_path(layout: Layout, estimate: Estimate | None = None) -> CriticalPath:
+    """A slide's critical path through the first replica of each model of the layout."""
+    est = estimate or Estimate()
+    first: dict[str, Instance] = {}
+    for inst in layout.instances:
+        first.setdefault(inst.model.key, inst)
+    served = [
+        Served(i.model, i.dtype, i.tp, est.calibration.get(i.model.key)) for i in first.values()
+    ]
+    return critical_path(served, layout.gpus.gpu, est)
 
 
-def block_seconds(model: ModelSpec, dtype: WeightDtype, tp: int, gpu: GpuSpec) -> float:
-    """Prefill plus decode of one block answer: FLOP-bound prefill, bandwidth-bound decode."""
-    active = (model.active_params_b or model.params_b) * 1e9
-    prompt = typical_request(model).visual + PROMPT_TOKENS
-    prefill = 2 * active * prompt / (gpu.bf16_tflops * 1e12 * tp * PREFILL_EFFICIENCY)
-    return prefill + BLOCK_OUTPUT_TOKENS * decode_seconds_per_token(model, dtype, tp, gpu)
-
-
-def recommend(models: list[ModelSpec], gpus: GpuSet, target_s: float) -> Layout:
+def recommend(
+    models: list[ModelSpec], gpus: GpuSet, target_s: float, estimate: Estimate | None = None
+) -> Layout:
     """Place every model, replicate onto spare cards, then estimate a slide's critical path."""
     placed, warnings = _place(models, gpus, target_s)
     instances = _renumber(_replicate(placed, gpus), models)
@@ -353,15 +348,16 @@ def recommend(models: list[ModelSpec], gpus: GpuSet, target_s: float) -> Layout:
             inst.model, gpus.gpu, inst.dtype, inst.tp, inst.utilization
         ).concurrency
     instances.sort(key=lambda i: (i.cards[0], i.port))
-    layout = Layout(gpus, instances, warnings, target_s=target_s)
+    layout = Layout(gpus, instances, warnings, target_s=target_s, estimate=estimate)
     if instances:
-        layout.slide_s = round(
-            max(block_seconds(i.model, i.dtype, i.tp, gpus.gpu) for i in instances), 2
-        )
+        layout.path = slide_path(layout, estimate)
+        layout.slide_s = round(layout.path.seconds, 2)
         if layout.slide_s > target_s:
+            slowest = layout.path.bottleneck
             layout.warnings.append(
                 f"estimated critical path {layout.slide_s:.1f} s is above the {target_s:g} s "
-                "target: use INT4 or TP for the slow model, or fewer output tokens"
+                f"target ({slowest.label if slowest else 'CPU stages'} is the slowest): use "
+                "INT4 or TP for the slow model, or fewer output tokens"
             )
     logger.debug("layout for %s: %d instances", gpus.label, len(instances))
     return layout

@@ -6,7 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pagereader.planner.catalog import ModelSpec, get_model
 from pagereader.planner.hardware import NOTES
-from pagereader.planner.layouts import Fit, GpuSet, Layout, decode_seconds_per_token
+from pagereader.planner.layouts import Fit, GpuSet, Instance, Layout
 from pagereader.planner.memory import (
     GB,
     budget,
@@ -16,6 +16,8 @@ from pagereader.planner.memory import (
     visual_tokens,
     weights_bytes,
 )
+from pagereader.planner.slide import Estimate, figure_shape
+from pagereader.planner.timemodel import CriticalPath, Term, decode_step_seconds
 from pagereader.planner.vllm import layout_warnings, max_num_seqs, serve_command
 
 SCHEMA_VERSION = 1
@@ -92,6 +94,36 @@ class InstanceReport(_Out):
     command: str
 
 
+class TermReport(_Out):
+    name: str
+    seconds: float
+    uses: list[str]
+
+
+class ConstReport(_Out):
+    name: str
+    value: float
+    unit: str
+    source: str
+
+
+class GroupReport(_Out):
+    engine: str
+    seconds: float
+    terms: list[TermReport]
+
+
+class PathReport(_Out):
+    """A slide's estimated critical path: CPU stages, then the slowest engine group."""
+
+    seconds: float
+    profile: str
+    bottleneck: str | None
+    cpu: list[TermReport]
+    groups: list[GroupReport]
+    constants: list[ConstReport]
+
+
 class LayoutReport(_Out):
     gpus: str
     target_s: float
@@ -99,6 +131,7 @@ class LayoutReport(_Out):
     meets_target: bool
     instances: list[InstanceReport]
     warnings: list[str]
+    critical_path: PathReport | None = None
 
 
 class NoteReport(_Out):
@@ -179,8 +212,46 @@ def cell_report(f: Fit) -> CellReport:
     )
 
 
+def path_report(path: CriticalPath, profile: str) -> PathReport:
+    def terms(items: list[Term]) -> list[TermReport]:
+        return [
+            TermReport(name=t.name, seconds=round(t.seconds, 4), uses=list(t.uses)) for t in items
+        ]
+
+    slowest = path.bottleneck
+    return PathReport(
+        seconds=round(path.seconds, 3),
+        profile=profile,
+        constants=[
+            ConstReport(name=name, value=c.value, unit=c.unit, source=c.source)
+            for name, c in sorted(path.constants.items())
+        ],
+        bottleneck=slowest.label if slowest else None,
+        cpu=terms(path.cpu),
+        groups=[
+            GroupReport(engine=g.label, seconds=round(g.seconds, 3), terms=terms(g.terms))
+            for g in path.groups
+        ],
+    )
+
+
+def decode_ms(inst: Instance, layout: Layout) -> float:
+    """One decode step at batch 1 at a figure request's context (calibrated if measured)."""
+    est = layout.estimate or Estimate()
+    calibrated = est.calibration.get(inst.model.key)
+    if calibrated is not None:
+        return round(calibrated.decode_ms_batch1, 2)
+    shape = figure_shape(inst.model)
+    context = shape.visual_tokens + shape.text_tokens
+    step = decode_step_seconds(
+        inst.model, layout.gpus.gpu, inst.dtype, inst.tp, est.constants, 1, context
+    )
+    return round(step * 1000, 2)
+
+
 def layout_report(layout: Layout) -> LayoutReport:
     gpu = layout.gpus.gpu
+    est = layout.estimate or Estimate()
     instances = [
         InstanceReport(
             model=i.model.key,
@@ -191,9 +262,7 @@ def layout_report(layout: Layout) -> LayoutReport:
             gpu_memory_utilization=i.utilization,
             concurrency=budget(i.model, gpu, i.dtype, i.tp, i.utilization).concurrency,
             max_num_seqs=max_num_seqs(i),
-            decode_ms_per_token=round(
-                decode_seconds_per_token(i.model, i.dtype, i.tp, gpu) * 1000, 1
-            ),
+            decode_ms_per_token=decode_ms(i, layout),
             command=serve_command(i, gpu),
         )
         for i in layout.instances
@@ -205,6 +274,7 @@ def layout_report(layout: Layout) -> LayoutReport:
         meets_target=layout.meets_target,
         instances=instances,
         warnings=layout_warnings(layout),
+        critical_path=path_report(layout.path, est.constants.name) if layout.path else None,
     )
 
 
@@ -247,6 +317,19 @@ def table_rows(report: PlanReport) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
+def path_lines(path: PathReport) -> list[str]:
+    """The critical path as lines: each term with its seconds and its source."""
+    lines = [f"Critical path of a slide: {path.seconds:.2f} s ({path.profile} constants)"]
+    lines += [f"- cpu {t.name}: {t.seconds:.3f} s" for t in path.cpu]
+    for g in path.groups:
+        mark = "critical" if g.engine == path.bottleneck else "in parallel"
+        lines.append(f"- {g.engine} ({mark}): {g.seconds:.3f} s")
+        lines += [f"  - {t.name}: {t.seconds:.3f} s [{', '.join(t.uses)}]" for t in g.terms]
+    lines += ["", "Constants:"]
+    lines += [f"- {c.name} = {c.value:g} {c.unit}: {c.source}" for c in path.constants]
+    return lines
+
+
 def markdown(report: PlanReport) -> str:
     """The table, each layout's commands and warnings, and the platform notes."""
     header, rows = table_rows(report)
@@ -265,6 +348,8 @@ def markdown(report: PlanReport) -> str:
                 f" TP{inst.tp}, port {inst.port}, ~{inst.concurrency} concurrent requests"
             )
         out += ["", "```bash", *(i.command for i in lay.instances), "```"]
+        if lay.critical_path is not None:
+            out += ["", *path_lines(lay.critical_path)]
         out += [f"- warning: {w}" for w in lay.warnings]
     out += ["", "Notes (not sized):"]
     for note in report.notes:

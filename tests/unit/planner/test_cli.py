@@ -6,12 +6,14 @@ import json
 import tomllib
 from pathlib import Path
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
 from pagereader.cli import plan
 from pagereader.options import OpenAIEngineOptions, load_config
 from pagereader.planner import ModelReport, PlanReport
+from pagereader.planner.report import PathReport
 
 root = typer.Typer()
 root.add_typer(plan.app, name="plan")
@@ -117,3 +119,64 @@ def test_bad_input_exits_2_with_a_clear_message() -> None:
     )
     assert result.exit_code == 2
     assert "exactly one GPU set" in result.output
+
+
+def test_plan_prints_the_critical_path_by_term_with_sources() -> None:
+    result = runner.invoke(root, ["plan", "--gpus", "2xA100-40", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    path = PlanReport.model_validate_json(result.output).layouts[0].critical_path
+    assert path is not None
+    assert [t.name for t in path.cpu] == ["render", "classify", "layout"]
+    terms = {g.engine: [t.name for t in g.terms] for g in path.groups}
+    assert terms["paddleocr-vl x8"] == ["overhead", "preprocess", "vision", "prefill", "decode"]
+    named = {c.name: c for c in path.constants}
+    for group in path.groups:
+        for term in group.terms:
+            assert set(term.uses) <= set(named), term
+        assert group.seconds == pytest.approx(sum(t.seconds for t in group.terms), abs=2e-3)
+    assert named["gpu_bandwidth"].value == 1555
+    assert named["prefill_efficiency"].source.startswith("measured: h200_vlm_facts.json")
+    assert named["cpu_render_s"].source.startswith("assumed")
+    table = runner.invoke(root, ["plan", "--gpus", "2xA100-40"])
+    assert "Critical path of a slide: 5.25 s (vllm constants)" in table.output
+    assert "- decode_floor_ms_per_layer = 0.105 ms a decoder layer: measured" in table.output
+
+
+def test_plan_takes_cpu_stages_from_a_bench_timings_file(tmp_path: Path) -> None:
+    timings = tmp_path / "timings.json"
+    stages = {"render": 0.5, "classify": 0.05, "layout": 1.0, "recognize": 9.0}
+    timings.write_text(json.dumps({"pages": [{"stages": stages}]}), encoding="utf-8")
+    args = ["plan", "--gpus", "2xA100-40", "--format", "json"]
+    base = PlanReport.model_validate_json(runner.invoke(root, args).output)
+    result = runner.invoke(root, [*args, "--timings", str(timings)])
+    assert result.exit_code == 0, result.output
+    path = PlanReport.model_validate_json(result.output).layouts[0].critical_path
+    before = base.layouts[0].critical_path
+    assert path is not None and before is not None
+    assert [t.seconds for t in path.cpu] == [0.5, 0.05, 1.0]
+    assert path.seconds == pytest.approx(before.seconds + (1.55 - 0.42), abs=2e-3)
+    missing = runner.invoke(root, [*args, "--timings", str(tmp_path / "none.json")])
+    assert missing.exit_code == 2
+    assert "timings file not found" in missing.output
+
+
+def test_plan_workload_options_change_the_terms_they_should() -> None:
+    args = ["plan", "--gpus", "2xA100-40", "--format", "json"]
+    base = PlanReport.model_validate_json(runner.invoke(root, args).output)
+    short = runner.invoke(root, [*args, "--figure-tokens", "128", "--blocks", "4"])
+    assert short.exit_code == 0, short.output
+    before, after = (
+        r.layouts[0].critical_path for r in (base, PlanReport.model_validate_json(short.output))
+    )
+    assert before is not None and after is not None
+    assert [g.engine for g in after.groups] == ["paddleocr-vl x4", "qwen3-vl-8b x1"]
+
+    def decode(path: PathReport, engine: str) -> float:
+        group = next(g for g in path.groups if g.engine == engine)
+        return next(t.seconds for t in group.terms if t.name == "decode")
+
+    # Same step at batch 1, half the steps.
+    assert decode(after, "qwen3-vl-8b x1") == pytest.approx(
+        decode(before, "qwen3-vl-8b x1") / 2, rel=0.01
+    )
+    assert after.seconds < before.seconds

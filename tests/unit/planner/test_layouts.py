@@ -64,8 +64,13 @@ def test_two_40gb_cards_put_the_parser_on_card_0_and_the_8b_on_card_1() -> None:
         ("paddleocr-vl", "bf16", 1, [0], 8000),
         ("qwen3-vl-8b", "bf16", 1, [1], 8001),
     ]
-    assert layout.meets_target
-    assert 3.0 < layout.slide_s < 5.0
+    # The 8B's 256-token figure description is bandwidth-bound on an A100 (about 18 ms a
+    # step): the slide misses 5 s by a little, and the warning names the slow model.
+    assert layout.path is not None and layout.path.bottleneck is not None
+    assert layout.path.bottleneck.label == "qwen3-vl-8b x1"
+    assert 5.0 < layout.slide_s < 5.5
+    assert not layout.meets_target
+    assert any("qwen3-vl-8b x1 is the slowest" in w for w in layout.warnings)
 
 
 def test_four_40gb_cards_replicate_both_models() -> None:
@@ -74,7 +79,7 @@ def test_four_40gb_cards_replicate_both_models() -> None:
     assert [k for _, k in keys] == ["paddleocr-vl"] * 2 + ["qwen3-vl-8b"] * 2
 
 
-def test_80gb_cards_share_a_card_and_meet_the_target_with_int4() -> None:
+def test_80gb_cards_share_a_card_and_take_the_32b_at_int4() -> None:
     models = [get_model(k) for k in ("parser", "qwen3-vl-8b", "qwen3-vl-32b")]
     layout = recommend(models, one("2xA100-80"), 5.0)
     by_card: dict[int, list[str]] = {}
@@ -90,7 +95,11 @@ def test_80gb_cards_share_a_card_and_meet_the_target_with_int4() -> None:
     for card in by_card:
         share = sum(i.utilization for i in layout.instances if i.cards[0] == card)
         assert share <= 0.9 + 1e-9
-    assert layout.meets_target
+    # No precision of the 32B describes a figure in 5 s on an A100 80: INT4 (a quarter of the
+    # bytes a step) is the fastest, so it is taken, and the slide misses the target.
+    assert layout.path is not None and layout.path.bottleneck is not None
+    assert layout.path.bottleneck.label == "qwen3-vl-32b x1"
+    assert not layout.meets_target
 
 
 def test_serve_command_for_paddleocr_vl_carries_the_recipe_flags() -> None:

@@ -1,0 +1,282 @@
+"""Calibrate the time model against the user's own OpenAI-compatible endpoints.
+
+A short, bounded series of real requests to each endpoint: one untimed warm-up, then batch-1
+requests cycling over a page crop at two pixel budgets (a quarter of the crop's pixels, and all
+of them) and two output lengths, then two rounds
+of eight concurrent requests (short and long answers). The batch-1 latencies are fitted by
+least squares to ``fixed + prefill x prompt tokens + step x output tokens``; the step at batch
+8 is the difference of the two rounds over the difference of their output tokens (their
+prefills are the same, so they cancel). Token counts come from the server's ``usage``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import io
+import json
+import logging
+import math
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import numpy as np
+from PIL import Image, ImageDraw
+
+from pagereader.errors import ConfigError, PagereaderError
+from pagereader.options import OpenAIEngineOptions
+from pagereader.planner.catalog import get_model
+from pagereader.planner.timemodel import Calibrated
+
+logger = logging.getLogger(__name__)
+
+SCHEMA = "pagereader-calibration/1"
+MIN_REQUESTS = 20
+BATCH = 8
+OUTPUT_TOKENS = (16, 128)
+#: A page crop of 1.2 Mpx: 374 and 1,564 visual tokens at its two budgets (factor 28).
+CROP = (1280, 960)
+_PROMPTS = {"paddleocr-vl": "OCR:", "qwen-vl": "Read the text in this image."}
+
+
+class CalibrationError(PagereaderError):
+    """An endpoint that could not be calibrated."""
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One timed request (batch 1) or round of concurrent requests (batch 8)."""
+
+    batch: int
+    max_pixels: int
+    max_tokens: int
+    prompt_tokens: float
+    completion_tokens: float
+    seconds: float
+
+
+def pixel_budgets(crop: tuple[int, int]) -> tuple[int, int]:
+    """max_pixels of the small and the large request: a quarter of the crop, and all of it."""
+    pixels = crop[0] * crop[1]
+    return pixels // 4, pixels
+
+
+def page_crop(width: int = CROP[0], height: int = CROP[1]) -> Image.Image:
+    """A crop of a text page: dark lines of glyph-like marks on white, with real words."""
+    image = Image.new("RGB", (width, height), "white")
+    draw = ImageDraw.Draw(image)
+    words = "Quarterly revenue grew in every region while costs held steady"
+    for n, y in enumerate(range(24, height - 24, 36)):
+        draw.text((24, y), f"{n + 1}. {words} {n * 7 % 13}", fill="black")
+    return image
+
+
+def _data_url(image: Image.Image) -> str:
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def request_body(
+    engine: OpenAIEngineOptions, url: str, max_pixels: int, max_tokens: int
+) -> dict[str, Any]:
+    """A chat request that asks for exactly ``max_tokens`` tokens (vLLM's ignore_eos)."""
+    return {
+        "model": engine.model,
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "image_url", "image_url": {"url": url}},
+                    {"type": "text", "text": _PROMPTS[engine.prompt_style]},
+                ],
+            }
+        ],
+        "max_tokens": max_tokens,
+        "min_tokens": max_tokens,
+        "ignore_eos": True,
+        "temperature": 0.0,
+        "mm_processor_kwargs": {"min_pixels": min(3136, max_pixels), "max_pixels": max_pixels},
+    }
+
+
+async def _one(
+    client: httpx.AsyncClient, engine: OpenAIEngineOptions, body: dict[str, Any]
+) -> tuple[int, int]:
+    try:
+        response = await client.post(
+            engine.base_url.rstrip("/") + "/chat/completions",
+            json=body,
+            headers={"Authorization": f"Bearer {engine.api_key}"},
+        )
+    except httpx.HTTPError as exc:
+        raise CalibrationError(
+            f"request to {engine.base_url} failed: {exc}", hint="is the server running?"
+        ) from exc
+    if response.status_code != 200:
+        raise CalibrationError(
+            f"{engine.base_url} answered {response.status_code}: {response.text[:200]}"
+        )
+    usage = response.json().get("usage") or {}
+    if "prompt_tokens" not in usage or "completion_tokens" not in usage:
+        raise CalibrationError(f"{engine.base_url} reports no token usage; cannot fit")
+    return int(usage["prompt_tokens"]), int(usage["completion_tokens"])
+
+
+async def _round(
+    client: httpx.AsyncClient, engine: OpenAIEngineOptions, bodies: list[dict[str, Any]]
+) -> tuple[float, float, float]:
+    """Send the bodies at once; mean prompt and completion tokens, and the round's wall."""
+    start = time.perf_counter()
+    done = await asyncio.gather(*(_one(client, engine, b) for b in bodies))
+    wall = time.perf_counter() - start
+    return (
+        sum(p for p, _ in done) / len(done),
+        sum(c for _, c in done) / len(done),
+        wall,
+    )
+
+
+async def probe(
+    engine: OpenAIEngineOptions, requests: int = MIN_REQUESTS, crop: tuple[int, int] = CROP
+) -> list[Sample]:
+    """The timed series against one endpoint: ``requests`` requests plus one warm-up."""
+    if requests < MIN_REQUESTS:
+        raise ConfigError(f"--requests must be at least {MIN_REQUESTS}, got {requests}")
+    url = _data_url(page_crop(*crop))
+    budgets = pixel_budgets(crop)
+    single = requests - 2 * BATCH
+    combos = [(p, t) for t in OUTPUT_TOKENS for p in budgets]
+    samples: list[Sample] = []
+    limits = httpx.Limits(max_connections=BATCH, max_keepalive_connections=BATCH)
+    async with httpx.AsyncClient(timeout=engine.timeout_s, limits=limits) as client:
+        await _one(client, engine, request_body(engine, url, budgets[0], OUTPUT_TOKENS[0]))
+        for n in range(single):
+            pixels, tokens = combos[n % len(combos)]
+            body = request_body(engine, url, pixels, tokens)
+            p, c, wall = await _round(client, engine, [body])
+            samples.append(Sample(1, pixels, tokens, p, c, wall))
+        for tokens in OUTPUT_TOKENS:
+            body = request_body(engine, url, budgets[0], tokens)
+            p, c, wall = await _round(client, engine, [body] * BATCH)
+            samples.append(Sample(BATCH, budgets[0], tokens, p, c, wall))
+    return samples
+
+
+@dataclass(frozen=True)
+class Fit:
+    """Fitted constants of one endpoint, in milliseconds, with the fit's residual."""
+
+    fixed_ms: float
+    prefill_ms_per_1k: float
+    decode_ms_batch1: float
+    decode_ms_batch8: float
+    residual_ms: float
+    warnings: tuple[str, ...] = ()
+
+
+def fit(samples: list[Sample]) -> Fit:
+    """Least squares over the batch-1 samples; the batch-8 step from the two rounds."""
+    single = [s for s in samples if s.batch == 1]
+    rounds = sorted((s for s in samples if s.batch > 1), key=lambda s: s.completion_tokens)
+    if len(single) < 4 or len(rounds) < 2:
+        raise CalibrationError("too few samples to fit (need 4 at batch 1 and 2 rounds)")
+    x = np.array([[1.0, s.prompt_tokens / 1000, s.completion_tokens] for s in single])
+    y = np.array([s.seconds * 1000 for s in single])
+    if np.linalg.matrix_rank(x) < 3:
+        raise CalibrationError(
+            "prompt or output tokens did not vary between requests: the endpoint ignores "
+            "mm_processor_kwargs.max_pixels or max_tokens"
+        )
+    coef, *_ = np.linalg.lstsq(x, y, rcond=None)
+    residual = float(np.sqrt(np.mean((x @ coef - y) ** 2)))
+    short, long = rounds[0], rounds[-1]
+    spread = long.completion_tokens - short.completion_tokens
+    if spread < 1:
+        raise CalibrationError("the batch-8 rounds returned the same number of output tokens")
+    step8 = (long.seconds - short.seconds) * 1000 / spread
+    values = {
+        "fixed_ms": float(coef[0]),
+        "prefill_ms_per_1k": float(coef[1]),
+        "decode_ms_batch1": float(coef[2]),
+        "decode_ms_batch8": step8,
+    }
+    warnings = tuple(
+        f"{name} fitted {value:.3g}, below zero: the latency does not grow with it; kept at 0"
+        for name, value in values.items()
+        if value < 0
+    )
+    clean = {k: round(max(0.0, v), 4) for k, v in values.items()}
+    return Fit(**clean, residual_ms=round(residual, 3), warnings=warnings)
+
+
+def calibrate_endpoints(
+    engines: dict[str, OpenAIEngineOptions],
+    requests: int = MIN_REQUESTS,
+    crop: tuple[int, int] = CROP,
+) -> dict[str, Any]:
+    """Probe and fit every endpoint; the calibration document."""
+    endpoints: dict[str, Any] = {}
+    for name, engine in engines.items():
+        samples = asyncio.run(probe(engine, requests, crop))
+        result = fit(samples)
+        try:
+            key: str | None = get_model(engine.model).key
+        except ConfigError:
+            key = None
+        endpoints[name] = {
+            "base_url": engine.base_url,
+            "model": engine.model,
+            "catalog_key": key,
+            "requests": requests,
+            "crop": list(crop),
+            **asdict(result),
+            "warnings": list(result.warnings),
+            "samples": [asdict(s) for s in samples],
+        }
+        logger.info("calibrated %s: %s", name, asdict(result))
+    return {"schema": SCHEMA, "created_unix": round(time.time()), "endpoints": endpoints}
+
+
+def read_calibration(path: Path) -> dict[str, Calibrated]:
+    """A calibration file's endpoints by catalog key (their engine name when the served model
+    is not in the catalog but the name is, e.g. ``parser``)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise ConfigError("calibration file not found", file=path) from exc
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"not valid JSON: {exc}", file=path) from exc
+    if (
+        not isinstance(data, dict)
+        or data.get("schema") != SCHEMA
+        or not isinstance(data.get("endpoints"), dict)
+    ):
+        raise ConfigError(
+            f"not a calibration file (schema {SCHEMA} expected)",
+            file=path,
+            hint="write one with `pagereader plan calibrate --config FILE -o calib.json`",
+        )
+    found: dict[str, Calibrated] = {}
+    for name, entry in data["endpoints"].items():
+        key = entry.get("catalog_key")
+        if key is None:
+            try:
+                key = get_model(name).key
+            except ConfigError:
+                logger.warning("%s: %s is not in the catalog; not used", path, entry.get("model"))
+                continue
+        names = ("fixed_ms", "prefill_ms_per_1k", "decode_ms_batch1", "decode_ms_batch8")
+        try:
+            values = {k: float(entry[k]) for k in names}
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ConfigError(f"endpoint {name!r} lacks a constant: {exc}", file=path) from exc
+        if not all(math.isfinite(v) for v in values.values()):
+            raise ConfigError(f"endpoint {name!r} has a non-finite constant", file=path)
+        found[key] = Calibrated(
+            **values, source=f"calibrated: {path.name}, {name} at {entry['base_url']}"
+        )
+    return found
