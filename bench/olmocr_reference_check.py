@@ -22,7 +22,7 @@ from pagereader.evaluate.olmocr import (
     load_rules,
 )
 
-DEFAULT_DIR = Path("/work/shared/eval/olmocr_bench_sample")
+DEFAULT_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "olmocr_bench_sample"
 
 
 def main() -> None:

@@ -4,32 +4,26 @@ from __future__ import annotations
 
 import json
 import statistics
-from pathlib import Path
-
-import pytest
 
 from pagereader.evaluate.metrics import char_consistency, normalize
 from pagereader.pipeline import parse
 from pagereader.render.markdown import page_text
 
-_CANDIDATES = (
-    Path(__file__).resolve().parents[3] / "shared" / "eval",
-    Path("/work/shared/eval"),
-)
-DOCLING = next((p for p in _CANDIDATES if p.is_dir()), _CANDIDATES[0]) / "docling_testdata" / "pdf"
+from shared_data import shared
+
 # Single- and two-column prose (the Korean report has two columns and a table); docling's
 # reference for the other files puts most of their text under pictures, which no reading
 # order can match.
 DOCUMENTS = ("multi_page", "normal_4pages", "picture_classification", "code_and_formula")
 
 
-@pytest.mark.skipif(not DOCLING.is_dir(), reason="docling test data not present")
 def test_body_text_in_docling_order() -> None:
+    docling = shared("eval", "docling_testdata", "pdf")
     scores: dict[tuple[str, int], float] = {}
     for stem in DOCUMENTS:
-        per_page = DOCLING / "groundtruth" / f"{stem}.per_page.jsonl"
+        per_page = docling / "groundtruth" / f"{stem}.per_page.jsonl"
         reference = [json.loads(line) for line in per_page.read_text().splitlines() if line]
-        result = parse(DOCLING / f"{stem}.pdf")
+        result = parse(docling / f"{stem}.pdf")
         for row in reference:
             page = result.pages[row["page"] - 1]
             body = [b for b in page.blocks if b.block.kind not in ("header", "footer", "figure")]

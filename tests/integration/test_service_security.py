@@ -16,9 +16,8 @@ from typing import Any
 import httpx
 import pytest
 
-from service_process import ServerProcess, running, serve_args, server_env
-
 from fixtures import Fixtures
+from service_process import ServerProcess, running, serve_args, server_env
 
 DECK = Path(__file__).parents[2] / "examples" / "deck.pdf"
 MIB = 1024 * 1024

@@ -11,8 +11,13 @@ import pytest
 from pagereader.errors import InputError
 from pagereader.evaluate.cases import detect_format, guess_lang, read_dataset
 
-EVAL = Path("/work/shared/eval")
-needs_eval = pytest.mark.skipif(not EVAL.is_dir(), reason="evaluation data not present")
+from shared_data import shared
+
+
+@pytest.fixture
+def eval_dir() -> Path:
+    """The shared evaluation data (the test fails when it is missing)."""
+    return shared("eval")
 
 
 def test_manifest_reader_resolves_paths_and_default_patterns(tmp_path: Path) -> None:
@@ -63,10 +68,9 @@ def test_guess_lang() -> None:
     assert guess_lang("Plain English text") == "en"
 
 
-@needs_eval
-def test_olmocr_sample_becomes_23_pages_with_auto_baselines() -> None:
-    cases = read_dataset(EVAL / "olmocr_bench_sample")
-    assert detect_format(EVAL / "olmocr_bench_sample") == "olmocr"
+def test_olmocr_sample_becomes_23_pages_with_auto_baselines(eval_dir: Path) -> None:
+    cases = read_dataset(eval_dir / "olmocr_bench_sample")
+    assert detect_format(eval_dir / "olmocr_bench_sample") == "olmocr"
     assert len(cases) == 23
     types = Counter(r.type for c in cases for r in c.rules)
     # 99 + 1 rules from the files, plus a page-1 baseline for the 20 PDFs that lack one
@@ -76,10 +80,9 @@ def test_olmocr_sample_becomes_23_pages_with_auto_baselines() -> None:
     assert all(c.kind == "rules" and c.file.is_file() for c in cases)
 
 
-@needs_eval
-def test_docling_reader_pages_and_languages() -> None:
-    cases = read_dataset(EVAL / "docling_testdata")
-    assert detect_format(EVAL / "docling_testdata") == "docling"
+def test_docling_reader_pages_and_languages(eval_dir: Path) -> None:
+    cases = read_dataset(eval_dir / "docling_testdata")
+    assert detect_format(eval_dir / "docling_testdata") == "docling"
     by_file = Counter(c.file.name for c in cases)
     assert by_file["normal_4pages.pdf"] == 4
     assert by_file["2206.01062.tif"] == 2  # only the TIFF's two frames of a 9-page reference
@@ -91,9 +94,8 @@ def test_docling_reader_pages_and_languages() -> None:
     assert {c.lang for c in cases} == {"en", "ko", "ar"}
 
 
-@needs_eval
-def test_textref_reader_on_tesseract_and_cjk_sets() -> None:
-    cases = {c.file.name: c for c in read_dataset(EVAL / "tesseract_test")}
+def test_textref_reader_on_tesseract_and_cjk_sets(eval_dir: Path) -> None:
+    cases = {c.file.name: c for c in read_dataset(eval_dir / "tesseract_test")}
     assert set(cases) == {
         "8071_093.3B.tif",
         "8087_054.3B.tif",
@@ -103,6 +105,6 @@ def test_textref_reader_on_tesseract_and_cjk_sets() -> None:
     }
     assert cases["phototest-rotated-180.png"].reference == cases["phototest.tif"].reference
     assert "quick brown dog" in (cases["phototest.tif"].reference or "")
-    cjk = {c.file.name: c for c in read_dataset(EVAL / "cjk_extras")}
+    cjk = {c.file.name: c for c in read_dataset(eval_dir / "cjk_extras")}
     assert cjk["tesseractjs_chinese_tra.png"].lang == "zh-Hant"
     assert cjk["korean-text-with-tables.pdf"].lang == "ko"

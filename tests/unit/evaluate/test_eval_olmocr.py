@@ -16,7 +16,7 @@ from pagereader.evaluate.olmocr import (
     tail_repeats,
 )
 
-BENCH = Path("/work/shared/eval/olmocr_bench_sample")
+from shared_data import shared
 
 
 def rule(**fields: object) -> OlmoRule:
@@ -123,10 +123,10 @@ def test_load_rules_names_the_bad_line(tmp_path: Path) -> None:
         load_rules(path)
 
 
-@pytest.mark.skipif(not BENCH.is_dir(), reason="evaluation data not present")
 def test_reference_outputs_pass_rate_per_type() -> None:
-    rules = load_rules(BENCH / "dataset.jsonl")
-    candidates = BENCH / "reference_outputs" / "olmocr_pipeline"
+    bench = shared("eval", "olmocr_bench_sample")
+    rules = load_rules(bench / "dataset.jsonl")
+    candidates = bench / "reference_outputs" / "olmocr_pipeline"
     passed: dict[str, list[bool]] = {}
     for r in rules:
         paths = candidate_paths(candidates, r.pdf, r.page)

@@ -12,7 +12,8 @@ from pagereader.evaluate.olmocr import OlmoRule
 from pagereader.evaluate.report import bootstrap_ci, write_report
 from pagereader.evaluate.runner import run_eval, short_diff
 
-EVAL = Path("/work/shared/eval")
+from shared_data import shared
+
 REF_ZH = "第一條 人民不得違反本法。\n第二條 主管機關應公告之。"
 REF_EN = "Article 1 The tenant shall pay 500 dollars."
 
@@ -99,8 +100,8 @@ def test_short_diff_marks_changes() -> None:
     assert short_diff("same", "same") == "(no differences)"
 
 
-@pytest.mark.skipif(not (EVAL / "tesseract_test").is_dir(), reason="evaluation data not present")
 async def test_text_layer_engine_on_a_real_dataset() -> None:
+    eval_dir = shared("eval")
     import pypdfium2
 
     async def textlayer(file: Path, page: int) -> str:
@@ -111,7 +112,7 @@ async def test_text_layer_engine_on_a_real_dataset() -> None:
             document.close()
 
     real = [
-        c for c in read_dataset(EVAL / "docling_testdata") if c.file.name == "normal_4pages.pdf"
+        c for c in read_dataset(eval_dir / "docling_testdata") if c.file.name == "normal_4pages.pdf"
     ]
     report = await run_eval(real, {"textlayer": textlayer}, n_boot=200)
     consistency = [r.char_consistency or 0.0 for r in report.rows]

@@ -21,13 +21,14 @@ from pagereader.planner.slide import Served, critical_path
 from pagereader.planner.timeconst import VLLM, cpu_stages_from_timings
 from pagereader.planner.timemodel import decode_step_seconds, prefill_seconds
 
-MEASURED = Path(__file__).resolve().parents[3] / ".." / "shared" / "measured"
+from shared_data import shared
 
 
 @pytest.fixture(scope="module")
 def folder() -> Path:
-    assert (MEASURED / FACTS).is_file(), f"the H200 measurement is missing: {MEASURED}"
-    return MEASURED
+    measured = shared("measured")
+    assert (measured / FACTS).is_file(), f"the H200 measurement is missing: {measured}"
+    return measured
 
 
 def test_every_measured_prefill_is_predicted_within_25_percent(folder: Path) -> None:
