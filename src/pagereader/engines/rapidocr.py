@@ -65,7 +65,7 @@ def ocr_lines(
     still layout evidence, and another engine may read it.
     """
     model, lock = _model(options or RapidOCREngineOptions())
-    array = np.asarray(image.convert("RGB"))
+    array = np.asarray(image if image.mode == "RGB" else image.convert("RGB"))
     with lock:
         result = model(
             array, use_det=True, use_cls=(options or RapidOCREngineOptions()).use_cls, use_rec=True
@@ -88,7 +88,7 @@ def detect_lines(
 ) -> list[TextLine]:
     """Text line boxes only (no recognition): cheap input for layout on scans."""
     model, lock = _model(options or RapidOCREngineOptions())
-    array = np.asarray(image.convert("RGB"))
+    array = np.asarray(image if image.mode == "RGB" else image.convert("RGB"))
     with lock:  # RapidOCR keeps per-call flags on the instance: always pass all three
         result = model(array, use_det=True, use_cls=False, use_rec=False)
     boxes = getattr(result, "boxes", None)

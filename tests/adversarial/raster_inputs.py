@@ -1,0 +1,53 @@
+"""Small files that ask for huge rasters, made by code: a PNG whose header declares 9000x9000
+pixels at 50 DPI (about 100 KB, streamed row by row so the test never holds the pixels), and
+PDFs of one page 5000 or 14400 points wide (about 1.4 KB)."""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from pathlib import Path
+
+from reportlab.pdfgen.canvas import Canvas
+
+_INCH_PER_METRE = 39.3701
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    body = kind + data
+    return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+
+
+def write_big_png(path: Path, side: int, dpi: int, *, color: bool = False, bands: int = 12) -> Path:
+    """A white PNG of ``side`` x ``side`` with black bars, declared at ``dpi``: 1-bit grey, or
+    8-bit RGB with ``color``."""
+    ppm = round(dpi * _INCH_PER_METRE)
+    depth, kind, row_bytes = (8, 2, side * 3) if color else (1, 0, (side + 7) // 8)
+    header = struct.pack(">IIBBBBB", side, side, depth, kind, 0, 0, 0)
+    white = b"\x00" + b"\xff" * row_bytes
+    dark = row_bytes // 2 - (row_bytes // 2) % 3
+    bar = b"\x00" + b"\xff" * (row_bytes // 8 - (row_bytes // 8) % 3) + b"\x00" * dark
+    bar += b"\xff" * (row_bytes - len(bar) + 1)
+    packer = zlib.compressobj(9)
+    idat = bytearray()
+    period = max(1, side // bands)
+    for y in range(side):
+        idat += packer.compress(bar if y % period < max(1, period // 20) else white)
+    idat += packer.flush()
+    data = b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header)
+    data += _chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1))
+    data += _chunk(b"IDAT", bytes(idat)) + _chunk(b"IEND", b"")
+    path.write_bytes(data)
+    return path
+
+
+def write_big_pdf(path: Path, side_pt: float) -> Path:
+    """One square page ``side_pt`` points wide with a heading and a line of text."""
+    canvas = Canvas(str(path), pagesize=(side_pt, side_pt), pageCompression=1)
+    canvas.setFont("Helvetica-Bold", side_pt / 40)
+    canvas.drawString(side_pt / 10, side_pt * 0.8, "Quarterly poster")
+    canvas.setFont("Helvetica", side_pt / 80)
+    canvas.drawString(side_pt / 10, side_pt * 0.6, "Revenue grew in every region this year.")
+    canvas.showPage()
+    canvas.save()
+    return path
