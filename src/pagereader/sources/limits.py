@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import math
+import warnings
 from pathlib import Path
 from typing import IO
 
@@ -20,7 +21,6 @@ from PIL import Image, UnidentifiedImageError
 from pagereader.errors import CorruptFileError, ImageTooLargeError
 
 BUDGET_KEY = "render.max_image_pixels"
-BUDGET_ENV = "PAGEREADER_MAX_IMAGE_PIXELS"
 
 
 def apply_pillow_limit(budget: int) -> None:
@@ -61,10 +61,14 @@ def fit_scale(width: float, height: float, scale: float, budget: int) -> float:
         return scale
     if math.ceil(width * scale) * math.ceil(height * scale) <= budget:
         return scale
-    fitted = math.sqrt(budget / (width * height))
-    while fitted > 0 and math.ceil(width * fitted) * math.ceil(height * fitted) > budget:
-        fitted *= 0.999
-    return fitted
+    low, high = 0.0, min(scale, math.sqrt(budget / (width * height)))
+    for _ in range(60):  # bisection: the pixel count only grows with the scale
+        middle = (low + high) / 2
+        if math.ceil(width * middle) * math.ceil(height * middle) <= budget:
+            low = middle
+        else:
+            high = middle
+    return low
 
 
 def open_bounded_image(
@@ -96,10 +100,16 @@ def open_image_header(
     apply_pillow_limit(budget)
     stream: Path | IO[bytes] = io.BytesIO(source) if isinstance(source, bytes) else source
     try:
-        return Image.open(stream)
+        # Pillow warns between its limit and twice it; the caller's own check refuses those
+        # with a clearer message, so the warning is noise (if threads race here, the worst
+        # outcome is that this one warning stays silenced)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            return Image.open(stream)
     except Image.DecompressionBombError as exc:
         raise ImageTooLargeError(
-            f"image too large to decode safely ({exc})", file=file or None
+            f"image too large to decode: {exc} ({BUDGET_KEY} is {budget:,})",
+            file=file or None,
         ) from exc
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
         raise CorruptFileError(f"not a readable image ({exc})", file=file or None) from exc

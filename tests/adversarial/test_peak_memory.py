@@ -1,0 +1,71 @@
+"""Peak memory of one page stays under 1.5 GB for inputs made to ask for gigabytes.
+
+Each input is parsed by the real CLI in a child of a small wrapper process; the wrapper reports
+``resource.getrusage(RUSAGE_CHILDREN).ru_maxrss``, the peak resident size of the parse alone
+(and of anything it ran), whatever else the test process has run before.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from adversarial.raster_inputs import write_big_pdf, write_big_png
+
+PEAK_BOUND_BYTES = 1_500 * 1024 * 1024
+_WRAPPER = """
+import resource, subprocess, sys
+done = subprocess.run(sys.argv[1:], capture_output=True, text=True, timeout=540)
+sys.stderr.write(done.stderr[-4000:])
+print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def parse_peak(path: Path, out: Path) -> tuple[int, int, str]:
+    """(exit code, peak RSS in bytes, stderr) of ``pagereader parse path -o out``."""
+    command = [sys.executable, "-m", "pagereader", "parse", str(path), "-o", str(out)]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PAGEREADER_")}
+    done = subprocess.run(
+        [sys.executable, "-c", _WRAPPER, *command, "--no-resume"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**env, "COLUMNS": "200"},
+        check=False,
+    )
+    code, kib = done.stdout.split()[-2:]
+    return int(code), int(kib) * 1024, done.stderr
+
+
+def document(out: Path) -> dict[str, object]:
+    (found,) = out.rglob("document.json")
+    data: dict[str, object] = json.loads(found.read_text(encoding="utf-8"))
+    return data
+
+
+CASES = {
+    "png-9000-at-50dpi": lambda d: write_big_png(d / "scan.png", 9000, 50),
+    "rgb-png-9000-at-50dpi": lambda d: write_big_png(d / "photo.png", 9000, 50, color=True),
+    "pdf-5000pt": lambda d: write_big_pdf(d / "poster.pdf", 5000.0),
+    "pdf-14400pt": lambda d: write_big_pdf(d / "wall.pdf", 14400.0),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_page_that_asks_for_gigabytes_stays_under_the_bound(tmp_path: Path, case: str) -> None:
+    path = CASES[case](tmp_path)
+    assert path.stat().st_size < 300_000
+    code, peak, stderr = parse_peak(path, tmp_path / "out")
+    assert code == 0, stderr
+    assert "Traceback" not in stderr
+    assert peak < PEAK_BOUND_BYTES, f"{case}: peak {peak / 2**20:.0f} MiB"
+    pages = document(tmp_path / "out")["pages"]
+    assert isinstance(pages, list) and len(pages) == 1
+    reasons = pages[0]["decision"]["reasons"]
+    assert any("render.max_image_pixels" in reason for reason in reasons), reasons
+    assert list((tmp_path / "out").rglob("pages/001.png"))
