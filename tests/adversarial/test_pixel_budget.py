@@ -13,13 +13,12 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from adversarial.raster_inputs import write_big_pdf, write_big_png
 from pagereader.errors import ConfigError, ImageTooLargeError
 from pagereader.options import Options, options_from_mapping
 from pagereader.pipeline import parse
 from pagereader.settings import ENV_MAX_IMAGE_PIXELS, resolve_options
 from pagereader.sources import open_bounded_image, open_source
-
-from adversarial.raster_inputs import write_big_pdf, write_big_png
 
 
 @pytest.fixture(autouse=True)
@@ -111,7 +110,7 @@ def test_a_budget_above_pillows_default_is_honoured(tmp_path: Path) -> None:
         warnings.simplefilter("error")
         source = open_source(png, password=None, max_image_pixels=budget)
     assert source.page_count == 1
-    assert Image.MAX_IMAGE_PIXELS == budget
+    assert budget == Image.MAX_IMAGE_PIXELS
     source.close()
 
 
