@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from adversarial.raster_inputs import write_big_pdf, write_big_png
@@ -19,6 +21,7 @@ from pagereader.options import Options, options_from_mapping
 from pagereader.pipeline import parse
 from pagereader.settings import ENV_MAX_IMAGE_PIXELS, resolve_options
 from pagereader.sources import open_bounded_image, open_source
+from pagereader.sources.limits import fit_scale
 
 
 @pytest.fixture(autouse=True)
@@ -155,3 +158,24 @@ def test_the_budget_comes_from_the_environment_unless_the_config_sets_it(
     monkeypatch.setenv(ENV_MAX_IMAGE_PIXELS, "lots")
     with pytest.raises(ConfigError, match=ENV_MAX_IMAGE_PIXELS):
         resolve_options()
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(
+    width=st.floats(0.5, 20_000),
+    height=st.floats(0.5, 20_000),
+    scale=st.floats(0.01, 10),
+    budget=st.integers(1_000, 200_000_000),
+)
+def test_fit_scale_is_the_largest_scale_that_fits(
+    width: float, height: float, scale: float, budget: int
+) -> None:
+    def pixels(s: float) -> int:
+        return math.ceil(width * s) * math.ceil(height * s)
+
+    fitted = fit_scale(width, height, scale, budget)
+    assert 0 < fitted <= scale
+    if pixels(scale) <= budget:
+        assert fitted == scale
+    else:
+        assert pixels(fitted) <= budget < pixels(fitted * 1.0001)

@@ -61,7 +61,7 @@ class ImageSource:
         )
 
     def _decode(self, index: int) -> tuple[Image.Image, float]:
-        """Frame ``index`` as upright RGB, and its resolution; its size is checked first."""
+        """Frame ``index`` upright, grey or RGB, and its resolution; its size is checked first."""
         with open_image_header(self.path, self.max_pixels, file=str(self.path)) as image:
             try:
                 image.seek(index - 1)
