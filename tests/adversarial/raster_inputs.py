@@ -51,3 +51,27 @@ def write_big_pdf(path: Path, side_pt: float) -> Path:
     canvas.showPage()
     canvas.save()
     return path
+
+
+def write_ruled_table_pdf(path: Path, side_pt: float, rows: int = 12, cols: int = 6) -> Path:
+    """One square page ``side_pt`` points wide, most of it a ruled table with a word per cell."""
+    canvas = Canvas(str(path), pagesize=(side_pt, side_pt), pageCompression=1)
+    canvas.setFont("Helvetica-Bold", side_pt / 50)
+    canvas.drawString(side_pt * 0.06, side_pt * 0.94, "Regional table")
+    x0, y0, x1, y1 = side_pt * 0.06, side_pt * 0.06, side_pt * 0.94, side_pt * 0.9
+    canvas.setLineWidth(side_pt / 1250)
+    for i in range(rows + 1):
+        y = y0 + (y1 - y0) * i / rows
+        canvas.line(x0, y, x1, y)
+    for j in range(cols + 1):
+        x = x0 + (x1 - x0) * j / cols
+        canvas.line(x, y0, x, y1)
+    canvas.setFont("Helvetica", side_pt / 80)
+    for i in range(rows):
+        for j in range(cols):
+            x = x0 + (x1 - x0) * j / cols + side_pt / 120
+            y = y1 - (y1 - y0) * (i + 0.6) / rows
+            canvas.drawString(x, y, f"R{i}C{j}")
+    canvas.showPage()
+    canvas.save()
+    return path

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from adversarial.raster_inputs import write_big_pdf, write_big_png
+from adversarial.raster_inputs import write_big_pdf, write_big_png, write_ruled_table_pdf
 
 PEAK_BOUND_BYTES = 1_500 * 1024 * 1024
 _WRAPPER = """
@@ -53,6 +53,7 @@ CASES = {
     "rgb-png-9000-at-50dpi": lambda d: write_big_png(d / "photo.png", 9000, 50, color=True),
     "pdf-5000pt": lambda d: write_big_pdf(d / "poster.pdf", 5000.0),
     "pdf-14400pt": lambda d: write_big_pdf(d / "wall.pdf", 14400.0),
+    "pdf-5000pt-ruled-table": lambda d: write_ruled_table_pdf(d / "table.pdf", 5000.0),
 }
 
 
@@ -69,3 +70,7 @@ def test_a_page_that_asks_for_gigabytes_stays_under_the_bound(tmp_path: Path, ca
     reasons = pages[0]["decision"]["reasons"]
     assert any("render.max_image_pixels" in reason for reason in reasons), reasons
     assert list((tmp_path / "out").rglob("pages/001.png"))
+    if "table" in case:  # the grid is still found on the shrunk analysis raster
+        tables = [b for b in pages[0]["blocks"] if b["block"]["kind"] == "table"]
+        assert tables and tables[0]["html"].count("<tr") == 12, tables
+        assert "R11C5" in tables[0]["html"]
