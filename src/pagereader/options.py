@@ -18,7 +18,7 @@ from pagereader.errors import ConfigError
 
 BUILTIN_ENGINES = frozenset({"textlayer", "rapidocr", "tesseract", "grid", "ocr"})
 PAGE_CLASSES = ("digital", "scan", "dense")
-DEFAULT_MAX_IMAGE_PIXELS = 100_000_000
+DEFAULT_MAX_IMAGE_PIXELS = 64_000_000
 
 
 class _Options(BaseModel):

@@ -45,7 +45,7 @@ def _env_pixel_budget(options: Options) -> Options:
     except (ValueError, ValidationError) as exc:
         raise ConfigError(
             f"{ENV_MAX_IMAGE_PIXELS}={raw!r} is not a pixel count of at least 1,000,000",
-            hint="set it to a whole number such as 100000000, or unset it",
+            hint="set it to a whole number such as 64000000, or unset it",
         ) from exc
 
 

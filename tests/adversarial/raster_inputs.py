@@ -1,10 +1,13 @@
-"""Small files that ask for huge rasters, made by code: a PNG whose header declares 9000x9000
-pixels at 50 DPI (about 100 KB, streamed row by row so the test never holds the pixels), and
-PDFs of one page 5000 or 14400 points wide (about 1.4 KB)."""
+"""Files that ask for huge rasters, made by code: PNGs whose header declares 8000 or 9000 pixels
+a side at 50 DPI (tens of KB, streamed row by row so the test never holds the pixels), PDFs of
+one page 5000 or 14400 points wide (about 1.5 KB), one of them a page-sized ruled table, and a
+scan of that table."""
 
 from __future__ import annotations
 
 import struct
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -74,4 +77,27 @@ def write_ruled_table_pdf(path: Path, side_pt: float, rows: int = 12, cols: int 
             canvas.drawString(x, y, f"R{i}C{j}")
     canvas.showPage()
     canvas.save()
+    return path
+
+
+_RASTERISE = """
+import sys
+import pypdfium2
+from PIL import Image
+pdf, png, side, dpi = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+page = pypdfium2.PdfDocument(pdf)[0]
+image = page.render(scale=side / page.get_width(), rev_byteorder=True).to_pil()
+Image.MAX_IMAGE_PIXELS = None
+image.save(png, dpi=(dpi, dpi), compress_level=1)
+"""
+
+
+def write_scan_of(pdf: Path, path: Path, side: int, dpi: int) -> Path:
+    """An RGB PNG of the PDF's first page, ``side`` pixels wide, declared at ``dpi``; drawn in
+    a child process so the pixels never sit in the test's own memory."""
+    subprocess.run(
+        [sys.executable, "-c", _RASTERISE, str(pdf), str(path), str(side), str(dpi)],
+        check=True,
+        timeout=300,
+    )
     return path

@@ -15,7 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from adversarial.raster_inputs import write_big_pdf, write_big_png, write_ruled_table_pdf
+from adversarial.raster_inputs import (
+    write_big_pdf,
+    write_big_png,
+    write_ruled_table_pdf,
+    write_scan_of,
+)
 
 PEAK_BOUND_BYTES = 1_500 * 1024 * 1024
 _WRAPPER = """
@@ -48,19 +53,24 @@ def document(out: Path) -> dict[str, object]:
     return data
 
 
+def _table_scan(folder: Path) -> Path:
+    table = write_ruled_table_pdf(folder / "table.pdf", 5000.0)
+    return write_scan_of(table, folder / "table-scan.png", 8000, 50)
+
+
 CASES = {
-    "png-9000-at-50dpi": lambda d: write_big_png(d / "scan.png", 9000, 50),
-    "rgb-png-9000-at-50dpi": lambda d: write_big_png(d / "photo.png", 9000, 50, color=True),
+    "png-8000-at-50dpi": lambda d: write_big_png(d / "scan.png", 8000, 50),
+    "rgb-png-8000-at-50dpi": lambda d: write_big_png(d / "photo.png", 8000, 50, color=True),
     "pdf-5000pt": lambda d: write_big_pdf(d / "poster.pdf", 5000.0),
     "pdf-14400pt": lambda d: write_big_pdf(d / "wall.pdf", 14400.0),
     "pdf-5000pt-ruled-table": lambda d: write_ruled_table_pdf(d / "table.pdf", 5000.0),
+    "rgb-scan-8000-ruled-table-at-50dpi": _table_scan,
 }
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_a_page_that_asks_for_gigabytes_stays_under_the_bound(tmp_path: Path, case: str) -> None:
     path = CASES[case](tmp_path)
-    assert path.stat().st_size < 300_000
     code, peak, stderr = parse_peak(path, tmp_path / "out")
     assert code == 0, stderr
     assert "Traceback" not in stderr
@@ -74,3 +84,12 @@ def test_a_page_that_asks_for_gigabytes_stays_under_the_bound(tmp_path: Path, ca
         tables = [b for b in pages[0]["blocks"] if b["block"]["kind"] == "table"]
         assert tables and tables[0]["html"].count("<tr") == 12, tables
         assert "R11C5" in tables[0]["html"]
+
+
+def test_an_image_over_the_default_budget_is_refused_in_one_line(tmp_path: Path) -> None:
+    png = write_big_png(tmp_path / "scan.png", 9000, 50)  # 81 M pixels, about 30 KB
+    code, peak, stderr = parse_peak(png, tmp_path / "out")
+    assert code == 1 and "Traceback" not in stderr
+    (line,) = [ln for ln in stderr.splitlines() if ln.startswith("error ") and "scan.png" in ln]
+    assert "9000x9000 = 81,000,000 pixels" in line and "render.max_image_pixels" in line
+    assert peak < 600 * 1024 * 1024, f"peak {peak / 2**20:.0f} MiB"

@@ -40,9 +40,10 @@ class ImageSource:
         factor = fit_scale(width, height, wanted, self.max_pixels)
         notes: tuple[str, ...] = ()
         if factor < wanted:
+            done = f"enlarged {factor:.2f}x" if factor > 1.0 else "not enlarged"
             notes = (
-                f"image enlarged {factor:.2f}x instead of {wanted:.2f}x for OCR, to stay "
-                f"within {BUDGET_KEY} ({self.max_pixels:,} pixels)",
+                f"image {done} for OCR instead of {wanted:.2f}x, to stay within {BUDGET_KEY} "
+                f"({self.max_pixels:,} pixels)",
             )
         if factor > 1.0:
             size = (max(1, int(width * factor)), max(1, int(height * factor)))
