@@ -77,7 +77,10 @@ class PasswordRequiredError(InputError):
 
 
 class ImageTooLargeError(InputError):
-    default_hint = "downscale the image or raise render.max_image_pixels in the config"
+    default_hint = (
+        "downscale the image, or raise render.max_image_pixels in the config "
+        "(or PAGEREADER_MAX_IMAGE_PIXELS)"
+    )
 
 
 class DependencyError(PagereaderError):

@@ -20,6 +20,7 @@ from pagereader.types import BlockKind, CheckName
 
 BUILTIN_ENGINES = frozenset({"textlayer", "rapidocr", "tesseract", "grid", "ocr"})
 PAGE_CLASSES = ("digital", "scan", "dense")
+DEFAULT_MAX_IMAGE_PIXELS = 64_000_000
 
 
 class _Options(BaseModel):
@@ -31,7 +32,12 @@ class RenderOptions(_Options):
 
     dpi: int = Field(200, ge=36, le=600, description="raster resolution of PDF pages")
     max_image_pixels: int = Field(
-        100_000_000, ge=1_000_000, description="refuse images larger than this (bomb guard)"
+        DEFAULT_MAX_IMAGE_PIXELS,
+        ge=1_000_000,
+        description=(
+            "the pixel budget of every raster: pages larger are rendered at the largest scale "
+            "that fits, image files larger are refused (decompression-bomb guard)"
+        ),
     )
 
 

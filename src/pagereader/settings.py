@@ -18,8 +18,12 @@ ENV_DPI = "PAGEREADER_DPI"
 ENV_TESSERACT = "PAGEREADER_TESSERACT"
 ENV_SOFFICE = "PAGEREADER_SOFFICE"
 ENV_TOKENS = "PAGEREADER_TOKENS"
+ENV_MAX_IMAGE_PIXELS = "PAGEREADER_MAX_IMAGE_PIXELS"
 # environment variables that set an option, and the option they set
-ENV_OPTIONS: dict[str, OptionPath] = {ENV_DPI: ("render", "dpi")}
+ENV_OPTIONS: dict[str, OptionPath] = {
+    ENV_DPI: ("render", "dpi"),
+    ENV_MAX_IMAGE_PIXELS: ("render", "max_image_pixels"),
+}
 CLI_SOURCE = "command line"
 
 

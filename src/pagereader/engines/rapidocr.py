@@ -26,6 +26,7 @@ logger = logging.getLogger(__name__)
 
 _MODELS: dict[RapidOCREngineOptions, tuple[Any, threading.Lock]] = {}
 _MODELS_LOCK = threading.Lock()
+_MAX_INPUT_SIDE = 4000
 
 
 def _model(options: RapidOCREngineOptions) -> tuple[Any, threading.Lock]:
@@ -46,8 +47,22 @@ def _model(options: RapidOCREngineOptions) -> tuple[Any, threading.Lock]:
         return _MODELS[options]
 
 
-def _quad_to_bbox(quad: Any) -> tuple[float, float, float, float]:
-    points = np.asarray(quad, dtype=float).reshape(-1, 2)
+def _model_input(image: Image.Image) -> tuple[np.ndarray, float]:
+    """The RGB array RapidOCR reads, and its pixels per image pixel. RapidOCR itself shrinks
+    any input to 2000 pixels a side; an image over _MAX_INPUT_SIDE is shrunk to it first, so a
+    huge page or crop never gets a full-size array copy (smaller images pass unchanged)."""
+    factor = min(1.0, _MAX_INPUT_SIDE / max(1, image.width, image.height))
+    if factor < 1.0:
+        width = image.width
+        size = (max(1, int(width * factor)), max(1, int(image.height * factor)))
+        image = image.resize(size, Image.Resampling.BILINEAR, reducing_gap=2.0)
+        factor = image.width / width
+    return np.asarray(image if image.mode == "RGB" else image.convert("RGB")), factor
+
+
+def _quad_to_bbox(quad: Any, k: float = 1.0) -> tuple[float, float, float, float]:
+    """The box of a detected quadrilateral, in the pixels of the image before _model_input."""
+    points = np.asarray(quad, dtype=float).reshape(-1, 2) / k
     return (
         float(points[:, 0].min()),
         float(points[:, 1].min()),
@@ -65,7 +80,7 @@ def ocr_lines(
     still layout evidence, and another engine may read it.
     """
     model, lock = _model(options or RapidOCREngineOptions())
-    array = np.asarray(image.convert("RGB"))
+    array, k = _model_input(image)
     with lock:
         result = model(
             array, use_det=True, use_cls=(options or RapidOCREngineOptions()).use_cls, use_rec=True
@@ -75,7 +90,7 @@ def ocr_lines(
     lines = [
         TextLine(
             text=text if score >= min_score else "",
-            bbox=_quad_to_bbox(box),
+            bbox=_quad_to_bbox(box, k),
             confidence=float(score),
         )
         for box, text, score in zip(result.boxes, result.txts, result.scores, strict=True)
@@ -88,13 +103,13 @@ def detect_lines(
 ) -> list[TextLine]:
     """Text line boxes only (no recognition): cheap input for layout on scans."""
     model, lock = _model(options or RapidOCREngineOptions())
-    array = np.asarray(image.convert("RGB"))
+    array, k = _model_input(image)
     with lock:  # RapidOCR keeps per-call flags on the instance: always pass all three
         result = model(array, use_det=True, use_cls=False, use_rec=False)
     boxes = getattr(result, "boxes", None)
     if boxes is None:
         return []
-    return sort_lines([TextLine(text="", bbox=_quad_to_bbox(box)) for box in boxes])
+    return sort_lines([TextLine(text="", bbox=_quad_to_bbox(box, k)) for box in boxes])
 
 
 def sort_lines(lines: list[TextLine]) -> list[TextLine]:

@@ -9,9 +9,11 @@ two rows and two columns is refused, so the route falls through to plain text re
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 
 import numpy as np
+from PIL import Image
 
 from pagereader.engines.base import BlockRequest, EmbeddedEngine
 from pagereader.engines.rapidocr import ocr_lines
@@ -28,6 +30,21 @@ from pagereader.types import Recognition, Table, TextLine
 def _inside(line: TextLine, box: tuple[float, float, float, float]) -> bool:
     cx, cy = (line.bbox[0] + line.bbox[2]) / 2, (line.bbox[1] + line.bbox[3]) / 2
     return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
+
+
+_GRID_MAX_PIXELS = 16_000_000
+
+
+def _analysis_gray(page: Image.Image) -> tuple[np.ndarray, float]:
+    """The page in grey for finding rules, and its pixels per page-raster pixel: a page over
+    _GRID_MAX_PIXELS is shrunk first, so that the rule masks of a poster-sized table stay
+    bounded (a letter page at 400 DPI is under it and keeps every pixel)."""
+    k = min(1.0, math.sqrt(_GRID_MAX_PIXELS / max(1, page.width * page.height)))
+    if k < 1.0:
+        width = page.width
+        page = page.resize((max(1, int(width * k)), max(1, int(page.height * k))), reducing_gap=2.0)
+        k = page.width / width
+    return np.asarray(page.convert("L")), k
 
 
 class TableGridEngine(EmbeddedEngine):
@@ -67,12 +84,12 @@ class TableGridEngine(EmbeddedEngine):
         """The block's ruled grid with words, when its text fills two rows and two columns."""
         if request.block.source == WORDS_SOURCE:
             return None
-        gray = np.asarray(request.page_image.convert("L"))
+        gray, k = _analysis_gray(request.page_image)
         x0, y0, x1, y1 = request.crop_box_px
-        grid = build_grid(gray, (float(x0), float(y0), float(x1), float(y1)))
+        grid = build_grid(gray, (x0 * k, y0 * k, x1 * k, y1 * k))
         if grid.rows < 2 or grid.cols < 2:
             return None
-        table = fill_table(grid, words, request.scale)
+        table = fill_table(grid, words, request.scale * k)
         filled = [cell for cell in table.cells if cell.text.strip()]
         if len({c.row for c in filled}) < 2 or len({c.col for c in filled}) < 2:
             return None  # one cell over the whole box: a frame, not a grid

@@ -19,6 +19,7 @@ from pagereader.types import BBox
 logger = logging.getLogger(__name__)
 
 _MODEL: Any = None
+_MAX_SIDE = 4096
 _LOCK = threading.Lock()
 
 
@@ -32,14 +33,28 @@ def _model() -> Any:
 
 
 def detect_regions(image: Image.Image) -> list[tuple[str, BBox, float]]:
-    """(label, bbox in the image's pixels, score) for each region the model finds."""
-    array = np.asarray(image.convert("RGB"))[:, :, ::-1].copy()
+    """(label, bbox in the image's pixels, score) for each region the model finds.
+
+    The model sees the page at under 1000 pixels a side; a page larger than _MAX_SIDE is shrunk
+    to it first, so a huge raster never gets its full-size BGR copies.
+    """
+    factor = min(1.0, _MAX_SIDE / max(1, image.width, image.height))
+    if factor < 1.0:
+        size = (max(1, round(image.width * factor)), max(1, round(image.height * factor)))
+        image = image.resize(size, Image.Resampling.BILINEAR, reducing_gap=2.0)
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    array = np.ascontiguousarray(np.asarray(rgb)[:, :, ::-1])
     with _LOCK:
         result = _model()(array)
     boxes = getattr(result, "boxes", None)
     if boxes is None or len(boxes) == 0:
         return []
+    k = 1.0 / factor
     return [
-        (str(label), (float(b[0]), float(b[1]), float(b[2]), float(b[3])), float(score))
+        (
+            str(label),
+            (float(b[0]) * k, float(b[1]) * k, float(b[2]) * k, float(b[3]) * k),
+            float(score),
+        )
         for b, label, score in zip(boxes, result.class_names, result.scores, strict=True)
     ]

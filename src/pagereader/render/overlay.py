@@ -25,11 +25,13 @@ _MAX_WIDTH = 1400
 def draw_overlay(image: Image.Image, scale: float, results: Sequence[BlockResult]) -> Image.Image:
     """A copy of the page (at most 1400 px wide) with labelled block outlines."""
     factor = min(1.0, _MAX_WIDTH / max(1, image.width))
-    canvas = image.convert("RGB")
-    if factor < 1.0:
-        canvas = canvas.resize((int(image.width * factor), int(image.height * factor)))
+    if factor < 1.0:  # shrink first: the page itself is never copied at full size
+        size = (max(1, int(image.width * factor)), max(1, int(image.height * factor)))
+        canvas = image.resize(size)
     else:
-        canvas = canvas.copy()
+        canvas = image.copy()
+    if canvas.mode != "RGB":
+        canvas = canvas.convert("RGB")
     draw = ImageDraw.Draw(canvas)
     font = ImageFont.load_default(size=max(12, canvas.width // 90))
     k = scale * factor

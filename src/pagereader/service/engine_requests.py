@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-import io
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image, UnidentifiedImageError
+from PIL import Image
+
+from pagereader.errors import ImageTooLargeError, PagereaderError
+from pagereader.sources import open_bounded_image
 
 DEFAULT_MIN_PIXELS = 112_896
 DEFAULT_MAX_PIXELS = 1_003_520
@@ -178,28 +179,15 @@ def decode_image(url: str, max_pixels: int) -> Image.Image:
         )
     try:
         data = base64.b64decode(url.split(";base64,", 1)[1], validate=True)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            image = Image.open(io.BytesIO(data))
-    except Image.DecompressionBombError as exc:
+    except (binascii.Error, ValueError) as exc:
+        raise ApiError(400, f"cannot decode the image: {exc}", "image_url") from exc
+    try:
+        return open_bounded_image(data, max_pixels, file="image_url")
+    except ImageTooLargeError as exc:
         raise ApiError(
             400,
-            f"the image is over this server's budget of {max_pixels} pixels "
-            f"(render.max_image_pixels): {exc}",
+            f"{exc.message}; this server's budget is render.max_image_pixels: send a smaller image",
             "image_url",
         ) from exc
-    except (binascii.Error, UnidentifiedImageError, OSError, ValueError) as exc:
-        raise ApiError(400, f"cannot decode the image: {exc}", "image_url") from exc
-    width, height = image.size
-    if width * height > max_pixels:
-        raise ApiError(
-            400,
-            f"the image has {width}x{height} = {width * height} pixels, over this server's "
-            f"budget of {max_pixels} (render.max_image_pixels); send a smaller image",
-            "image_url",
-        )
-    try:
-        image.load()
-    except (OSError, ValueError, Image.DecompressionBombError) as exc:
-        raise ApiError(400, f"cannot decode the image: {exc}", "image_url") from exc
-    return image
+    except PagereaderError as exc:
+        raise ApiError(400, f"cannot decode the image: {exc.message}", "image_url") from exc

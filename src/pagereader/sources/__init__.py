@@ -9,22 +9,30 @@ from pathlib import Path
 from pagereader.errors import CorruptFileError, UnsupportedFormatError
 from pagereader.sources.base import RenderedPage, SourceDocument
 from pagereader.sources.image import IMAGE_SUFFIXES, ImageSource
+from pagereader.sources.limits import apply_pillow_limit, check_image_pixels, open_bounded_image
 from pagereader.sources.office import OFFICE_SUFFIXES, convert_to_pdf, read_slide_notes
 from pagereader.sources.pdf import PdfSource
 
 SUPPORTED_SUFFIXES = frozenset({".pdf"}) | IMAGE_SUFFIXES | OFFICE_SUFFIXES
 
-__all__ = ["SUPPORTED_SUFFIXES", "RenderedPage", "SourceDocument", "open_source"]
+__all__ = [
+    "SUPPORTED_SUFFIXES",
+    "RenderedPage",
+    "SourceDocument",
+    "check_image_pixels",
+    "open_bounded_image",
+    "open_source",
+]
 
 
 class OfficeSource:
     """An office file read through its PDF conversion; pages carry the slide notes."""
 
-    def __init__(self, path: Path, password: str | None) -> None:
+    def __init__(self, path: Path, password: str | None, max_pixels: int) -> None:
         self.path = path
         self._tmp = tempfile.TemporaryDirectory(prefix="pagereader-office-")
         pdf = convert_to_pdf(path, Path(self._tmp.name))
-        self._pdf = PdfSource(pdf, password)
+        self._pdf = PdfSource(pdf, password, max_pixels)
         self._pdf.path = path
         self.page_count = self._pdf.page_count
         self._notes = read_slide_notes(path)
@@ -39,7 +47,11 @@ class OfficeSource:
 
 
 def open_source(path: Path, *, password: str | None, max_image_pixels: int) -> SourceDocument:
-    """Open ``path`` with the reader for its type, or raise an InputError naming the file."""
+    """Open ``path`` with the reader for its type, or raise an InputError naming the file.
+
+    ``max_image_pixels`` bounds every raster of the document (see sources/limits.py); Pillow's
+    own bomb guard is set to it too.
+    """
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
         raise UnsupportedFormatError(f"unsupported file type {suffix or '(none)'!r}", file=path)
@@ -47,8 +59,9 @@ def open_source(path: Path, *, password: str | None, max_image_pixels: int) -> S
         raise CorruptFileError("file not found", file=path, hint="check the path")
     if path.stat().st_size == 0:
         raise CorruptFileError("the file is empty (0 bytes)", file=path)
+    apply_pillow_limit(max_image_pixels)
     if suffix == ".pdf":
-        return PdfSource(path, password)
+        return PdfSource(path, password, max_image_pixels)
     if suffix in IMAGE_SUFFIXES:
         return ImageSource(path, max_image_pixels)
-    return OfficeSource(path, password)
+    return OfficeSource(path, password, max_image_pixels)

@@ -18,6 +18,7 @@ class RenderedPage:
     ``width``/``height`` are in page units (PDF points, or pixels for images); ``scale`` is
     pixels of ``image`` per page unit;
     ``units_per_inch`` converts page units to physical size (72 for PDF, the DPI for images).
+    ``render_notes`` say where the raster is coarser than asked, to stay within the pixel budget.
     """
 
     file: str
@@ -32,6 +33,7 @@ class RenderedPage:
     image_boxes: tuple[BBox, ...] = ()
     notes: str = ""
     units_per_inch: float = 72.0
+    render_notes: tuple[str, ...] = ()
 
 
 class SourceDocument(Protocol):

@@ -1,80 +1,85 @@
 """Image input: PNG, JPEG, TIFF (every frame a page), WebP, BMP.
 
 Image pages have no text layer; their page unit is the image's pixel, and images under 150 DPI
-are enlarged for OCR (``scale`` then says by how much). The size is checked
-from the header before any pixel is decoded, so a decompression bomb costs nothing.
+are enlarged for OCR (``scale`` then says by how much), never past the pixel budget. Each
+frame's size is checked from the header before any pixel is decoded, so a decompression bomb
+costs nothing; the file is reopened per page, so no decoded frame outlives its page.
 """
 
 from __future__ import annotations
 
-import threading
-import warnings
 from pathlib import Path
 
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageOps
 
 from pagereader.errors import CorruptFileError, ImageTooLargeError
 from pagereader.sources.base import RenderedPage
+from pagereader.sources.limits import BUDGET_KEY, check_pixels, fit_scale, open_image_header
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".bmp"})
 
 
 class ImageSource:
-    """An opened image file; multi-frame TIFFs give one page per frame."""
+    """An image file; multi-frame TIFFs give one page per frame."""
 
     def __init__(self, path: Path, max_pixels: int) -> None:
         self.path = path
-        self._lock = threading.Lock()
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("error", Image.DecompressionBombWarning)
-                self._image = Image.open(path)
-                width, height = self._image.size
-        except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-            raise ImageTooLargeError(
-                f"image too large to decode safely ({exc})", file=path
-            ) from exc
-        except (UnidentifiedImageError, OSError, SyntaxError) as exc:
-            raise CorruptFileError(f"not a readable image ({exc})", file=path) from exc
-        if width * height > max_pixels:
-            self._image.close()
-            raise ImageTooLargeError(
-                f"image is {width}x{height} = {width * height:,} pixels, over the limit of "
-                f"{max_pixels:,}",
-                file=path,
-            )
-        self.page_count = getattr(self._image, "n_frames", 1)
+        self.max_pixels = max_pixels
+        with open_image_header(path, max_pixels, file=str(path)) as image:
+            check_pixels(*image.size, max_pixels, file=path)
+            try:
+                self.page_count = max(1, int(getattr(image, "n_frames", 1)))
+            except Exception as exc:  # counting frames walks a damaged file's directory
+                raise CorruptFileError(f"not a readable image ({exc})", file=path) from exc
 
     def render(self, index: int, dpi: int) -> RenderedPage:
         """Decode frame ``index`` (1-based); ``dpi`` does not apply to images."""
-        with self._lock:
-            try:
-                self._image.seek(index - 1)
-                frame = ImageOps.exif_transpose(self._image.copy()) or self._image.copy()
-                rgb = _to_rgb(frame)
-            except (OSError, ValueError, EOFError) as exc:
-                raise CorruptFileError(
-                    f"cannot decode image ({exc})", file=self.path, page=index
-                ) from exc
-        width, height = rgb.size
-        resolution = _dpi(self._image, width, height)
-        factor = _upscale_factor(resolution)
-        if factor > 1.0:
-            rgb = rgb.resize(
-                (round(width * factor), round(height * factor)), Image.Resampling.LANCZOS
+        frame, resolution = self._decode(index)
+        width, height = frame.size
+        wanted = _upscale_factor(resolution)
+        factor = fit_scale(width, height, wanted, self.max_pixels)
+        notes: tuple[str, ...] = ()
+        if factor < wanted:
+            done = f"enlarged {factor:.2f}x" if factor > 1.0 else "not enlarged"
+            notes = (
+                f"image {done} for OCR instead of {wanted:.2f}x, to stay within {BUDGET_KEY} "
+                f"({self.max_pixels:,} pixels)",
             )
+        if factor > 1.0:
+            size = (max(1, int(width * factor)), max(1, int(height * factor)))
+            frame = frame.resize(size, Image.Resampling.LANCZOS)
+        rgb = frame if frame.mode == "RGB" else frame.convert("RGB")
+        del frame
         return RenderedPage(
             file=str(self.path),
             index=index,
             width=float(width),
             height=float(height),
-            scale=factor,
+            scale=factor if factor > 1.0 else 1.0,
             image=rgb,
             units_per_inch=resolution,
+            render_notes=notes,
         )
 
+    def _decode(self, index: int) -> tuple[Image.Image, float]:
+        """Frame ``index`` upright, grey or RGB, and its resolution; its size is checked first."""
+        with open_image_header(self.path, self.max_pixels, file=str(self.path)) as image:
+            try:
+                image.seek(index - 1)
+                check_pixels(*image.size, self.max_pixels, file=self.path, page=index)
+                image.load()
+                resolution = _dpi(image, image.width, image.height)
+                ImageOps.exif_transpose(image, in_place=True)
+                return _flatten(image), resolution
+            except ImageTooLargeError:
+                raise
+            except Exception as exc:  # Pillow's decoders raise many types for damaged data
+                raise CorruptFileError(
+                    f"cannot decode image ({exc})", file=self.path, page=index
+                ) from exc
+
     def close(self) -> None:
-        self._image.close()
+        """Nothing is held open between pages."""
 
 
 def _dpi(image: Image.Image, width: int, height: int) -> float:
@@ -102,11 +107,16 @@ def _upscale_factor(resolution: float) -> float:
     return min(3.0, _TARGET_OCR_DPI / resolution)
 
 
-def _to_rgb(image: Image.Image) -> Image.Image:
-    """Flatten transparency onto white (OCR models expect dark text on light paper)."""
-    if image.mode in ("RGBA", "LA", "P"):
+def _flatten(image: Image.Image) -> Image.Image:
+    """Grey or RGB, with transparency flattened onto white (OCR models expect dark text on
+    light paper). Grey stays grey, a quarter of RGB's memory, until after any enlargement."""
+    if image.mode in ("RGB", "L"):
+        return image
+    if image.mode in ("RGBA", "LA", "P", "PA") or "transparency" in image.info:
         rgba = image.convert("RGBA")
         background = Image.new("RGB", rgba.size, "white")
         background.paste(rgba, mask=rgba.getchannel("A"))
         return background
+    if image.mode == "1":
+        return image.convert("L")
     return image.convert("RGB")

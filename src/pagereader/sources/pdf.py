@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import ctypes
 import logging
+import math
 import threading
 import unicodedata
 from pathlib import Path
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
+from PIL import Image
 
 from pagereader.errors import CorruptFileError, PasswordRequiredError
 from pagereader.sources.base import RenderedPage
+from pagereader.sources.limits import BUDGET_KEY, fit_scale
 from pagereader.types import BBox, TextLayerStats, TextLine
 
 logger = logging.getLogger(__name__)
@@ -49,10 +52,11 @@ def raster_scale(dpi: int, width: float, height: float) -> float:
 
 
 class PdfSource:
-    """An opened PDF."""
+    """An opened PDF; every page raster stays within ``max_pixels``."""
 
-    def __init__(self, path: Path, password: str | None = None) -> None:
+    def __init__(self, path: Path, password: str | None, max_pixels: int) -> None:
         self.path = path
+        self.max_pixels = max_pixels
         with PDFIUM_LOCK:
             try:
                 self._pdf = pdfium.PdfDocument(str(path), password=password)
@@ -71,8 +75,8 @@ class PdfSource:
             try:
                 page = self._pdf[index - 1]
                 width, height = page.get_size()
-                scale = raster_scale(dpi, width, height)
-                image = page.render(scale=scale, may_draw_forms=True).to_pil().convert("RGB")
+                scale, notes = self._scale(index, dpi, width, height)
+                image = _render_rgb(page, scale)
                 textpage = page.get_textpage()
                 lines, stats = _read_text_layer(textpage, height)
                 invisible, image_boxes = _read_objects(page, height)
@@ -93,11 +97,48 @@ class PdfSource:
             stats=stats,
             invisible_text_share=invisible,
             image_boxes=tuple(image_boxes),
+            render_notes=notes,
         )
+
+    def _scale(
+        self, index: int, dpi: int, width: float, height: float
+    ) -> tuple[float, tuple[str, ...]]:
+        """Pixels per point for the page, lowered until the raster fits the pixel budget."""
+        if not (0 < width < 1e6 and 0 < height < 1e6):
+            raise CorruptFileError(
+                f"the page's size ({width:g} x {height:g} pt) is not a real size",
+                file=self.path,
+                page=index,
+            )
+        wanted = raster_scale(dpi, width, height)
+        scale = fit_scale(width, height, wanted, self.max_pixels)
+        if math.ceil(width * scale) < 1 or math.ceil(height * scale) < 1:
+            raise CorruptFileError(
+                f"the page ({width:g} x {height:g} pt) is too elongated to render",
+                file=self.path,
+                page=index,
+            )
+        if scale >= wanted:
+            return scale, ()
+        note = (
+            f"page of {width:.0f}x{height:.0f} pt rendered at {scale * 72:.0f} DPI instead of "
+            f"{wanted * 72:.0f}, to stay within {BUDGET_KEY} ({self.max_pixels:,} pixels)"
+        )
+        logger.info("%s page %d: %s", self.path, index, note)
+        return scale, (note,)
 
     def close(self) -> None:
         with PDFIUM_LOCK:
             self._pdf.close()
+
+
+def _render_rgb(page: pdfium.PdfPage, scale: float) -> Image.Image:
+    """The page as an RGB image; the PDFium bitmap is released as soon as Pillow holds the
+    pixels, so the peak is one bitmap and one image."""
+    bitmap = page.render(scale=scale, may_draw_forms=True, rev_byteorder=True)
+    image = bitmap.to_pil()
+    del bitmap
+    return image if image.mode == "RGB" else image.convert("RGB")
 
 
 def _char_box(textpage: pdfium.PdfTextPage, i: int, height: float) -> BBox:

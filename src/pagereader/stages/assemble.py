@@ -18,13 +18,18 @@ async def run_assemble(ctx: RunContext, state: PageState) -> PageState:
 
 
 def page_result(state: PageState, timings: StageTimes | None) -> PageResult:
-    """The frozen result of a finished page."""
+    """The frozen result of a finished page; the render's notes (a raster made coarser to fit
+    the pixel budget) join the decision's reasons, where the JSON explains the page."""
     page = state.rendered
+    decision = state.decision
+    if decision is not None and page.render_notes:
+        extra = tuple(n for n in page.render_notes if n not in decision.reasons)
+        decision = decision.model_copy(update={"reasons": decision.reasons + extra})
     return PageResult(
         index=page.index,
         width=round(page.width, 2),
         height=round(page.height, 2),
-        decision=state.decision,
+        decision=decision,
         blocks=tuple(state.results),
         notes=page.notes,
         context=state.context,
