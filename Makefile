@@ -7,7 +7,9 @@ SYSTEM_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-tra tessera
 	tesseract-ocr-osd libreoffice-impress libreoffice-writer fonts-arphic-uming fonts-nanum \
 	fonts-dejavu-core
 
-.PHONY: demo test install install-service install-test opencv-headless system-packages lint clean
+.PHONY: demo test test-fast install install-service install-test opencv-headless system-packages lint clean
+# the coverage of `make test` (src/pagereader, every test) may not fall below this
+COV_FLOOR ?= 80
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -53,16 +55,17 @@ system-packages:
 		fi; \
 	fi
 
-test: install-test system-packages
-	$(VENV)/bin/ruff check src tests bench examples
-	$(VENV)/bin/mypy src
-	$(VENV)/bin/lint-imports
-	$(VENV)/bin/pytest -q
+test: install-test system-packages lint
+	$(VENV)/bin/pytest -q --cov=pagereader --cov-report=term:skip-covered --cov-fail-under=$(COV_FLOOR)
+
+test-fast: install-test
+	$(VENV)/bin/pytest -q -m "not slow" -x
 
 lint: install-test
 	$(VENV)/bin/ruff check src tests bench examples
 	$(VENV)/bin/ruff format --check src tests bench examples
-	$(VENV)/bin/mypy src
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 clean:
 	rm -rf out .pytest_cache .mypy_cache .ruff_cache tests/fixtures/_generated

@@ -20,7 +20,8 @@ Cli = Callable[..., CompletedProcess[str]]
 
 
 def _document(folder: Path) -> dict[str, object]:
-    return json.loads((folder / "document.json").read_text(encoding="utf-8"))
+    document: dict[str, object] = json.loads((folder / "document.json").read_text(encoding="utf-8"))
+    return document
 
 
 def test_astral_text_in_every_output_and_the_cache(tmp_path: Path, cli: Cli) -> None:

@@ -35,7 +35,7 @@ def scores(fixtures: Fixtures, path: Path) -> list[tuple[str, float, bool, str]]
     """(lang, character consistency, critical tokens identical, page class) per page."""
     result = parsed(path)
     assert result.status == "ok", result.errors
-    rows = []
+    rows: list[tuple[str, float, bool, str]] = []
     for page, truth in zip(result.pages, fixtures.pages(path), strict=True):
         hyp = page_text(page.blocks)
         consistency = char_consistency(normalize(hyp), normalize(truth.text))

@@ -242,4 +242,5 @@ def test_circuit_breaker_opens_probes_and_closes() -> None:
     now[0] = 21.0
     assert breaker.allow()
     breaker.record_success()
-    assert breaker.state == "closed" and breaker.allow()
+    closed: str = breaker.state  # the property, read again after the success
+    assert closed == "closed" and breaker.allow()

@@ -84,7 +84,8 @@ class FakeVLM:
 
     async def _clean(self, request: BlockRequest) -> Recognition:
         if request.task == "table":
-            return await self.engines["grid"].recognize(request)
+            grid: Recognition = await self.engines["grid"].recognize(request)
+            return grid
         if request.page_lines:
             answer = await TextLayerEngine().recognize(request)
         else:

@@ -10,8 +10,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from pagereader.cli.extras import needs_extra
 from pagereader.errors import PagereaderError
-from pagereader.evaluate.budget import bench_files, run_bench, write_bench
 from pagereader.settings import resolve_options
 
 console = Console(stderr=True)
@@ -28,6 +28,8 @@ def bench_command(
 ) -> None:
     """Time every stage of every page; report p50/p95/max per page class against the budget."""
     logging.basicConfig(level=logging.ERROR)
+    with needs_extra("eval"):
+        from pagereader.evaluate.budget import bench_files, run_bench, write_bench
     try:
         options = resolve_options(config)
         files = bench_files(folder)

@@ -10,11 +10,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from pagereader.cli.extras import needs_extra
 from pagereader.errors import PagereaderError
-from pagereader.evaluate.cases import EvalCase, read_dataset
-from pagereader.evaluate.engines import build_eval_engines
-from pagereader.evaluate.report import comparison_tables, write_report
-from pagereader.evaluate.runner import run_eval
 from pagereader.settings import resolve_options
 
 console = Console(stderr=True)
@@ -37,6 +34,11 @@ def eval_command(
 ) -> None:
     """Score engines on datasets; write report.json, report.md and report.html."""
     logging.basicConfig(level=logging.DEBUG if debug else logging.ERROR)
+    with needs_extra("eval"):
+        from pagereader.evaluate.cases import EvalCase, read_dataset
+        from pagereader.evaluate.engines import build_eval_engines
+        from pagereader.evaluate.report import comparison_tables, write_report
+        from pagereader.evaluate.runner import run_eval
     try:
         cases: list[EvalCase] = []
         for folder in datasets:
@@ -70,7 +72,8 @@ def make_evalset_command(
     out: Annotated[Path, typer.Argument(help="folder to write the dataset into")],
 ) -> None:
     """Write a synthetic dataset (slides and legal pages; en, zh-Hant, ko; digital and scans)."""
-    from pagereader.evaluate.evalset import make_evalset
+    with needs_extra("eval"):
+        from pagereader.evaluate.evalset import make_evalset
 
     try:
         manifest = make_evalset(out)

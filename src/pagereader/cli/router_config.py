@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
+from pagereader.cli.extras import needs_extra
 from pagereader.errors import PagereaderError
-from pagereader.planner.router import router_config_yaml
 from pagereader.settings import resolve_options
 
 
@@ -18,6 +18,8 @@ def router_config_command(
 ) -> None:
     """Write the router's YAML (vllm-sr config v0.3) from the same route table the pipeline
     uses, so routing in the client and in the router cannot disagree."""
+    with needs_extra("router"):
+        from pagereader.planner.router import router_config_yaml
     try:
         text = router_config_yaml(resolve_options(config))
     except PagereaderError as exc:

@@ -63,7 +63,8 @@ def _bleed(page: np.ndarray, back: np.ndarray, alpha: float) -> np.ndarray:
     """Show the mirrored back page faintly through the paper, as thin paper does."""
     mirrored = cv2.resize(back, (page.shape[1], page.shape[0]))[:, ::-1]
     ghost = 255.0 - alpha * (255.0 - mirrored.astype(np.float32))
-    return np.minimum(page.astype(np.float32), ghost)
+    bled: np.ndarray = np.minimum(page.astype(np.float32), ghost)
+    return bled
 
 
 def _rotate(page: np.ndarray, degrees: float) -> np.ndarray:

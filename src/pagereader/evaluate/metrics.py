@@ -122,7 +122,7 @@ class _Node:
         self.children: list[_Node] = []
 
 
-class _TedsConfig(Config):
+class _TedsConfig(Config):  # type: ignore[misc]
     """PubTabNet's TEDS costs: insert/delete 1; rename 1 unless same tag and spans, and for
     cells then the normalized Levenshtein distance of their contents."""
 

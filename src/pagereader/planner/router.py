@@ -163,5 +163,5 @@ def router_config_yaml(options: Options) -> str:
         "# vLLM Semantic Router config written by `pagereader router-config` from the route\n"
         "# table of the pagereader config: change routes there and regenerate this file.\n"
     )
-    body = yaml.safe_dump(router_config(options), sort_keys=False, allow_unicode=True)
+    body: str = yaml.safe_dump(router_config(options), sort_keys=False, allow_unicode=True)
     return header + body

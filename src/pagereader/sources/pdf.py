@@ -136,7 +136,7 @@ def _render_rgb(page: pdfium.PdfPage, scale: float) -> Image.Image:
     """The page as an RGB image; the PDFium bitmap is released as soon as Pillow holds the
     pixels, so the peak is one bitmap and one image."""
     bitmap = page.render(scale=scale, may_draw_forms=True, rev_byteorder=True)
-    image = bitmap.to_pil()
+    image: Image.Image = bitmap.to_pil()
     del bitmap
     return image if image.mode == "RGB" else image.convert("RGB")
 

@@ -39,7 +39,7 @@ def test_builtin_names_and_facts_come_from_the_classes() -> None:
 def test_an_options_kind_without_a_factory_lists_the_known_kinds(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.delitem(registry.ENGINE_TYPES, TesseractEngineOptions)
+    monkeypatch.delitem(registry.ENGINE_TYPES, TesseractEngineOptions)  # type: ignore[misc]
     with pytest.raises(ConfigError) as info:
         build_engines(Options(engines={"tess": TesseractEngineOptions()}))
     assert "kind 'tesseract' is not available" in str(info.value)

@@ -8,7 +8,14 @@ import pytest
 from fastapi import HTTPException
 
 from pagereader.errors import ConfigError
-from pagereader.service.auth import ANONYMOUS, Principal, TokenStore, check_bind, is_loopback
+from pagereader.service.auth import (
+    ANONYMOUS,
+    ROLES,
+    Principal,
+    TokenStore,
+    check_bind,
+    is_loopback,
+)
 
 READER = "r" * 20
 ADMIN = "a:b:c-with-colons-0123"
@@ -31,7 +38,7 @@ def test_token_file_and_variable_together(tmp_path: Path) -> None:
 
 
 def test_roles_are_ordered() -> None:
-    reader, reviewer, admin = (Principal("x", r) for r in ("reader", "reviewer", "admin"))  # type: ignore[arg-type]
+    reader, reviewer, admin = (Principal("x", r) for r in ROLES)
     assert [reader.can(r) for r in ("reader", "reviewer", "admin")] == [True, False, False]
     assert [reviewer.can(r) for r in ("reader", "reviewer", "admin")] == [True, True, False]
     assert all(admin.can(r) for r in ("reader", "reviewer", "admin"))

@@ -10,7 +10,7 @@ from pagereader.errors import EngineError
 from pagereader.options import Options
 from pagereader.pipeline import aparse, make_context
 from pagereader.stages.context import parse_context
-from pagereader.types import Recognition
+from pagereader.types import PageContext, Recognition
 
 DECK = Path(__file__).resolve().parents[3] / "examples" / "deck.pdf"
 
@@ -45,7 +45,7 @@ class TitleEngine:
         return None
 
 
-def _run(engine: TitleEngine) -> list[object]:
+def _run(engine: TitleEngine) -> list[PageContext | None]:
     options = Options.model_validate({"context": {"engine": "ocr"}, "pages": (1, 2)})
     ctx = make_context(options)
     ctx.engines = {**ctx.engines, "ocr": engine}

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from pagereader.stages.layout import furniture_rows
-from pagereader.types import Block, TextLine
+from pagereader.types import Block, BlockKind, TextLine
 
 
-def _block(kind: str, box: tuple[float, float, float, float], lines: int = 1) -> Block:
+def _block(kind: BlockKind, box: tuple[float, float, float, float], lines: int = 1) -> Block:
     line = TextLine(text="x", bbox=box)
-    return Block(kind=kind, bbox=box, lines=(line,) * lines)  # type: ignore[arg-type]
+    return Block(kind=kind, bbox=box, lines=(line,) * lines)
 
 
 def test_page_number_beside_a_running_title_becomes_a_header() -> None:
