@@ -7,7 +7,9 @@ from typing import Annotated
 
 import typer
 
+from pagereader.engines.prompts import prompt_set_digest
 from pagereader.errors import PagereaderError
+from pagereader.options import OpenAIEngineOptions
 from pagereader.planner.router import router_config_yaml
 from pagereader.settings import resolve_options
 
@@ -19,7 +21,9 @@ def router_config_command(
     """Write the router's YAML (vllm-sr config v0.3) from the same route table the pipeline
     uses, so routing in the client and in the router cannot disagree."""
     try:
-        text = router_config_yaml(resolve_options(config))
+        options = resolve_options(config)
+        served = [e for e in options.engines.values() if isinstance(e, OpenAIEngineOptions)]
+        text = router_config_yaml(options, prompt_set_digest(served))
     except PagereaderError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
