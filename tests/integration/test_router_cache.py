@@ -17,9 +17,16 @@ import pytest
 from PIL import Image
 
 from pagereader.engines import prompts
+from pagereader.engines.openai_api import crop_sha256
 from pagereader.engines.prompts import parse_routing_tag, prompt_set_digest
 from pagereader.errors import ConfigError
-from pagereader.options import OpenAIEngineOptions, Options, load_config, options_from_mapping
+from pagereader.options import (
+    OpenAIEngineOptions,
+    Options,
+    load_config,
+    options_from_mapping,
+    override,
+)
 from pagereader.pipeline import aparse, make_context
 from pagereader.planner.router import router_config
 from pagereader.service.engine_api import serve_in_thread
@@ -101,6 +108,33 @@ def test_cache_options_from_toml(tmp_path: Path) -> None:
 def test_cache_options_are_validated(cache: dict[str, Any], problem: str) -> None:
     with pytest.raises(ConfigError, match=problem):
         _options(cache)
+
+
+def test_cache_options_go_through_override() -> None:
+    options = _options({"backend": "memory"})
+    changed = override(options, {("router", "cache", "ttl_s"): 600}, source="command line")
+    assert changed.router is not None and changed.router.cache is not None
+    assert (changed.router.cache.backend, changed.router.cache.ttl_s) == ("memory", 600)
+    with pytest.raises(ConfigError, match=r"command line.*router\.cache\.ttl_s"):
+        override(options, {("router", "cache", "ttl_s"): -1}, source="command line")
+
+
+def test_crop_digest_follows_the_pixels_not_the_encoding() -> None:
+    image = Image.new("RGB", (40, 30), "white")
+    image.putpixel((3, 4), (10, 20, 30))
+    digests = set()
+    for level in (0, 9):
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG", compress_level=level)
+        with Image.open(io.BytesIO(buffer.getvalue())) as decoded:
+            digests.add(crop_sha256(decoded))
+    assert digests == {crop_sha256(image)}
+    assert crop_sha256(image.convert("RGBA")) == crop_sha256(image)  # sent as RGB
+    changed = image.copy()
+    changed.putpixel((39, 29), (255, 255, 254))
+    assert crop_sha256(changed) != crop_sha256(image)
+    reshaped = Image.frombytes("RGB", (30, 40), image.tobytes())  # same bytes, other shape
+    assert crop_sha256(reshaped) != crop_sha256(image)
 
 
 def test_cache_is_off_unless_set() -> None:
