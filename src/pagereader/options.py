@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from pagereader.errors import ConfigError
 from pagereader.types import BlockKind, CheckName
@@ -99,12 +99,43 @@ EngineOptions = Annotated[
 ]
 
 
+class RouterCacheOptions(_Options):
+    """The router's response cache (``[router.cache]``): exact matches only, keyed on the
+    crop's digest in the routing tag. Off unless the section is set."""
+
+    backend: Literal["memory", "redis", "valkey"]
+    address: str | None = Field(
+        None, description="host:port of the Redis or Valkey server (those backends only)"
+    )
+    ttl_s: int = Field(86_400, ge=60, le=31_536_000, description="how long an answer is kept")
+    max_entries: int = Field(100_000, ge=100, le=100_000_000)
+
+    @model_validator(mode="after")
+    def _check_address(self) -> RouterCacheOptions:
+        if self.backend == "memory":
+            if self.address is not None:
+                raise ValueError('address is for the redis and valkey backends, not "memory"')
+            return self
+        if self.address is None:
+            raise ValueError(f'backend "{self.backend}" needs address = "host:port"')
+        host, _, port = self.address.rpartition(":")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536 or "/" in host:
+            raise ValueError(f"address must be host:port, got {self.address!r}")
+        return self
+
+    def host_port(self) -> tuple[str, int]:
+        """The server's host and port (redis and valkey only)."""
+        host, _, port = (self.address or "").rpartition(":")
+        return host.strip("[]"), int(port)
+
+
 class RouterOptions(_Options):
     """Router mode: every request goes to one vLLM Semantic Router endpoint."""
 
     base_url: str
     model: str = "vllm-sr/auto"
     api_key: str = "EMPTY"
+    cache: RouterCacheOptions | None = None
 
 
 class BudgetOptions(_Options):

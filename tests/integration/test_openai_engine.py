@@ -224,7 +224,8 @@ async def test_router_mode_tags_and_metadata(fault: Served, fixtures: Fixtures) 
         assert body["metadata"]["task"] == "text"
         assert body["metadata"]["block_kind"] in {"title", "text"}
         system = body["messages"][0]
-        assert system == {"role": "system", "content": "page_class=digital task=text"}
+        assert system["role"] == "system"
+        assert system["content"].startswith("page_class=digital task=text crop=")
 
 
 def test_circuit_breaker_opens_probes_and_closes() -> None:

@@ -14,6 +14,7 @@ import yaml
 from typer.testing import CliRunner
 
 from pagereader.cli.app import app
+from pagereader.engines.prompts import prompt_set_digest
 from pagereader.errors import ConfigError
 from pagereader.options import PAGE_CLASSES, OpenAIEngineOptions, Options, load_config
 from pagereader.planner.router import router_config, router_config_yaml
@@ -54,17 +55,31 @@ def _vllm_sr() -> str | None:
     return found if Path(found).exists() else None
 
 
-def _decide(config: dict[str, Any], metadata: dict[str, str]) -> str:
+def _decide(config: dict[str, Any], metadata: dict[str, str], image: bool = True) -> str:
     """The model the router picks: the highest-priority decision whose signals all match."""
     signals = {s["name"]: s for s in config["routing"]["signals"]["metadata"]}
+    modalities = {s["name"]: s["modality"] for s in config["routing"]["signals"]["input_modality"]}
+
+    def matches(condition: dict[str, str]) -> bool:
+        if condition["type"] == "input_modality":
+            return image and bool(modalities[condition["name"]] == "image")
+        signal = signals[condition["name"]]
+        return bool(metadata.get(signal["key"]) == signal["predicate"]["equals"])
+
     for decision in sorted(config["routing"]["decisions"], key=lambda d: -d["priority"]):
-        conditions = decision["rules"]["conditions"]
-        if all(
-            metadata.get(signals[c["name"]]["key"]) == signals[c["name"]]["predicate"]["equals"]
-            for c in conditions
-        ):
+        if all(matches(c) for c in decision["rules"]["conditions"]):
             return str(decision["modelRefs"][0]["model"])
     raise AssertionError("no decision matched")
+
+
+def _config(options: Options) -> dict[str, Any]:
+    served = [e for e in options.engines.values() if isinstance(e, OpenAIEngineOptions)]
+    return router_config(options, prompt_set_digest(served))
+
+
+def _yaml(options: Options) -> str:
+    served = [e for e in options.engines.values() if isinstance(e, OpenAIEngineOptions)]
+    return router_config_yaml(options, prompt_set_digest(served))
 
 
 @pytest.fixture()
@@ -76,7 +91,7 @@ def routed(tmp_path: Path) -> Path:
 
 def test_router_and_client_pick_the_same_model(routed: Path) -> None:
     options = load_config(routed)
-    config = router_config(options)
+    config = _config(options)
     served = {n: e for n, e in options.engines.items() if isinstance(e, OpenAIEngineOptions)}
     checked = 0
     for page_class in PAGE_CLASSES:
@@ -95,10 +110,14 @@ def test_router_and_client_pick_the_same_model(routed: Path) -> None:
     assert _decide(config, {"page_class": "dense", "block_kind": "text"}) == (
         "Qwen/Qwen3-VL-32B-Instruct"
     )
+    # a request without an image is not one of pagereader's crops: the default model answers
+    assert _decide(config, {"page_class": "dense", "block_kind": "text"}, image=False) == (
+        "PaddlePaddle/PaddleOCR-VL"
+    )
 
 
 def test_config_shape(routed: Path) -> None:
-    config = router_config(load_config(routed))
+    config = _config(load_config(routed))
     assert config["version"] == "v0.3"
     assert config["listeners"][0]["port"] == 8801
     assert config["listeners"][0]["timeout"] == "120s"
@@ -121,19 +140,33 @@ def test_config_shape(routed: Path) -> None:
 
 def test_no_served_engine_is_an_error() -> None:
     with pytest.raises(ConfigError, match="no served engines"):
-        router_config(Options())
+        router_config(Options(), "0" * 16)
 
 
 @pytest.mark.slow
 def test_vllm_sr_validates_the_config(routed: Path, tmp_path: Path) -> None:
-    """Each validation takes about 14 s (the CLI loads its catalogs), so they run side by side."""
+    """Each validation takes about 14 s (the CLI loads its catalogs), so they run side by side:
+    the route table with and without each response-cache backend, and an example config."""
     binary = _vllm_sr()
     if binary is None:
         pytest.skip("vllm-sr is not installed (pip install vllm-sr)")
+    sources = [routed, CONFIGS / "a100x4.toml"]
+    for backend, address in (("memory", ""), ("redis", "10.0.0.9:6379"), ("valkey", "kv:6380")):
+        cached = tmp_path / f"cached-{backend}.toml"
+        setting = f'address = "{address}"\n' if address else ""
+        cached.write_text(
+            ROUTED + f'[router.cache]\nbackend = "{backend}"\n{setting}ttl_s = 3600\n',
+            encoding="utf-8",
+        )
+        sources.append(cached)
     runs = []
-    for source in (routed, CONFIGS / "a100x4.toml"):
+    for source in sources:
         out = tmp_path / f"{source.stem}.yaml"
-        out.write_text(router_config_yaml(load_config(source)), encoding="utf-8")
+        options = load_config(source)
+        assert (options.router is not None and options.router.cache is not None) == (
+            source.stem.startswith("cached")
+        )
+        out.write_text(_yaml(options), encoding="utf-8")
         runs.append(
             subprocess.Popen(
                 [binary, "config", "validate", "--config", str(out)],

@@ -8,7 +8,9 @@ from typing import Annotated
 import typer
 
 from pagereader.cli.extras import needs_extra
+from pagereader.engines.prompts import prompt_set_digest
 from pagereader.errors import PagereaderError
+from pagereader.options import OpenAIEngineOptions
 from pagereader.settings import resolve_options
 
 
@@ -21,7 +23,9 @@ def router_config_command(
     with needs_extra("router"):
         from pagereader.planner.router import router_config_yaml
     try:
-        text = router_config_yaml(resolve_options(config))
+        options = resolve_options(config)
+        served = [e for e in options.engines.values() if isinstance(e, OpenAIEngineOptions)]
+        text = router_config_yaml(options, prompt_set_digest(served))
     except PagereaderError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None

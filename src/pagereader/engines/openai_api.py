@@ -11,13 +11,16 @@ circuit breaker per endpoint stops traffic to a server that keeps failing. An an
 and its remedy (retry with more pixels, fallback, escalate) applies, as for any other fault.
 
 In router mode the request goes to a vLLM Semantic Router with model ``vllm-sr/auto``; the page
-class and task travel as body ``metadata`` and as a tag line in the system prompt.
+class, task and the crop's SHA-256 travel as body ``metadata`` and as a tag line in the system
+prompt (with the pixel budget and the prompt's digest), so the router's response cache can only
+answer a request from one with the same pixels, task, prompt and pixel budget.
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import hashlib
 import io
 import logging
 import re
@@ -66,6 +69,21 @@ def image_data_url(image: Image.Image) -> str:
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
+def crop_sha256(image: Image.Image) -> str:
+    """SHA-256 of the crop's pixels (mode, size, raw bytes) as sent: identical pixels give the
+    same digest whatever the PNG encoder does, any changed pixel a different one."""
+    if image.mode not in ("RGB", "L"):
+        image = image.convert("RGB")
+    digest = hashlib.sha256(f"{image.mode} {image.width}x{image.height}\n".encode("ascii"))
+    digest.update(image.tobytes())
+    return digest.hexdigest()
+
+
+def _encode(image: Image.Image, tagged: bool) -> tuple[str, str]:
+    """The crop's data URL and, when the request carries a routing tag, its digest."""
+    return image_data_url(image), crop_sha256(image) if tagged else ""
+
+
 class OpenAIEngine:
     """One OpenAI-compatible endpoint (or the router in front of several)."""
 
@@ -110,14 +128,24 @@ class OpenAIEngine:
             self._clients[key] = client
         return client
 
-    def request_body(self, request: BlockRequest, image_url: str) -> dict[str, Any]:
-        """The keyword arguments of ``chat.completions.create`` for one block."""
+    def request_body(
+        self, request: BlockRequest, image_url: str, crop_digest: str = ""
+    ) -> dict[str, Any]:
+        """The keyword arguments of ``chat.completions.create`` for one block (in router mode
+        ``crop_digest`` is the crop's :func:`crop_sha256`, computed here when not given)."""
         prompt = task_prompt(self.options.prompt_style, request.task, self.options.prompts)
         messages: list[dict[str, Any]] = []
         if self.router is not None:
-            messages.append(
-                {"role": "system", "content": routing_tag(request.page_class, request.task)}
+            crop_digest = crop_digest or crop_sha256(request.image)
+            tag = routing_tag(
+                request.page_class,
+                request.task,
+                crop_digest,
+                request.min_pixels,
+                request.max_pixels,
+                prompt,
             )
+            messages.append({"role": "system", "content": tag})
         messages.append(
             {
                 "role": "user",
@@ -145,6 +173,7 @@ class OpenAIEngine:
                 "page_class": request.page_class,
                 "task": request.task,
                 "block_kind": request.block.kind,
+                "crop_sha256": crop_digest,
                 **request.metadata,
             }
         return body
@@ -206,8 +235,8 @@ class OpenAIEngine:
 
     async def recognize(self, request: BlockRequest) -> Recognition:
         start = time.perf_counter()
-        url = await asyncio.to_thread(image_data_url, request.image)
-        response = await self._send(request, self.request_body(request, url))
+        url, digest = await asyncio.to_thread(_encode, request.image, self.router is not None)
+        response = await self._send(request, self.request_body(request, url, digest))
         if not response.choices:
             raise self._error(request, "the answer has no choices")
         choice = response.choices[0]

@@ -8,7 +8,14 @@ text marked ``[unclear]`` instead of guessed). A config may override any prompt 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+
+from pagereader.options import OpenAIEngineOptions
+
+# the routing tag's format: part of the prompt-set digest, so a new format starts a new cache
+ROUTING_TAG_VERSION = "pagereader-tag-2"
 
 PADDLE_TASK_PROMPTS: dict[str, str] = {
     "text": "OCR:",
@@ -88,9 +95,51 @@ def max_tokens_for(task: str, overrides: Mapping[str, int] | None = None) -> int
     return DEFAULT_MAX_TOKENS.get(task, DEFAULT_MAX_TOKENS["text"])
 
 
-def routing_tag(page_class: str, task: str) -> str:
-    """The tag line a router reads, e.g. ``page_class=dense task=figure``."""
-    return f"page_class={page_class} task={task}"
+def routing_tag(
+    page_class: str, task: str, crop_sha256: str, min_pixels: int, max_pixels: int, prompt: str
+) -> str:
+    """The tag line a router reads, e.g. ``page_class=dense task=figure crop=<sha256>
+    pixels=112896-1003520 prompt=<sha256[:16]>``.
+
+    Every block of a task sends the same text prompt, so a response cache keyed on the
+    request's text would hand one crop's answer to another: the crop's digest, the pixel
+    budget and the prompt's digest make the tag, and so the key, differ wherever the answer
+    may differ."""
+    prompt_digest = hashlib.sha256(prompt.encode("utf-8")).hexdigest()[:16]
+    return (
+        f"page_class={page_class} task={task} crop={crop_sha256} "
+        f"pixels={min_pixels}-{max_pixels} prompt={prompt_digest}"
+    )
+
+
+def parse_routing_tag(tag: str) -> dict[str, str]:
+    """The fields of a routing tag (the inverse of :func:`routing_tag`)."""
+    return dict(field.split("=", 1) for field in tag.split())
+
+
+def prompt_set_digest(engines: Iterable[OpenAIEngineOptions]) -> str:
+    """A digest of every prompt and token budget the served engines send, per task: the
+    router's cache revision, so a prompt change (in code or in the config) never serves an
+    answer given to the old prompt."""
+    tasks = sorted({*PADDLE_TASK_PROMPTS, *QWEN_TASK_PROMPTS, *DEFAULT_MAX_TOKENS})
+    sets = set()
+    for engine in engines:
+        used = sorted({*tasks, *engine.prompts, *engine.max_tokens})
+        sets.add(
+            json.dumps(
+                {
+                    task: [
+                        task_prompt(engine.prompt_style, task, engine.prompts),
+                        max_tokens_for(task, engine.max_tokens),
+                    ]
+                    for task in used
+                },
+                sort_keys=True,
+                ensure_ascii=False,
+            )
+        )
+    payload = "\n".join([ROUTING_TAG_VERSION, *sorted(sets)])
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
 
 
 def task_of_prompt(prompt: str) -> str | None:
