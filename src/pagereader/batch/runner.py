@@ -191,6 +191,7 @@ class BatchRun:
         finally:
             for actor in self._actors:
                 ray.kill(actor)
+            self.destination.clean_staging()
             self.manifest.finish_run(self.run_id, self.stats.summary())
             self.destination.put_bytes(f"{BATCH_DIR}/status.jsonl", self.manifest.status_jsonl())
         self.on_progress(self.stats)

@@ -1,0 +1,190 @@
+"""``pagereader batch`` on a real in-process Ray cluster: the same files as ``parse``, a corrupt
+document failed with its message, page-range splits merged in order, a worker killed mid-run."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+import ray
+from typer.testing import CliRunner
+
+from pagereader.batch import BatchConfig, BatchStats, run_batch
+from pagereader.cli.app import app
+from pagereader.options import Options
+from pagereader.sources.office import find_soffice
+
+from fixtures import Fixtures
+
+RUNNER = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def _concat(paths: list[Path], dest: Path) -> int:
+    """One PDF holding every page of ``paths``; returns its page count."""
+    merged = pdfium.PdfDocument.new()
+    for path in paths:
+        source = pdfium.PdfDocument(str(path))
+        merged.import_pages(source)
+        source.close()
+    count = len(merged)
+    merged.save(str(dest))
+    merged.close()
+    return count
+
+
+@pytest.fixture(scope="module")
+def corpus(fixtures: Fixtures, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Digital PDFs, scans (PNG), a long PDF to split, a PPTX when LibreOffice is there,
+    and one corrupt PDF."""
+    folder = tmp_path_factory.mktemp("corpus")
+    for path in (
+        fixtures.deck_pdf,
+        fixtures.legal_pdf,
+        fixtures.two_column_pdf,
+        fixtures.dense_pdf,
+        fixtures.table_pdf,
+        fixtures.root / "mixed.pdf",
+        *fixtures.scan_pngs,
+        fixtures.corrupt_pdf,
+    ):
+        shutil.copy(path, folder / path.name)
+    shutil.copy(fixtures.mixed_scan_png, folder / "mixed-scan.png")
+    assert _concat([fixtures.deck_pdf, fixtures.legal_pdf], folder / "long.pdf") == 7
+    if find_soffice():
+        shutil.copy(fixtures.pptx, folder / "slides.pptx")
+    assert len(list(folder.iterdir())) >= 12
+    return folder
+
+
+@pytest.fixture(scope="module")
+def parsed(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The reference: ``pagereader parse`` of the same folder."""
+    out = tmp_path_factory.mktemp("parse-out")
+    result = RUNNER.invoke(app, ["parse", str(corpus), "-o", str(out), "--no-resume"])
+    assert result.exit_code == 1, result.output
+    return out
+
+
+def _documents(out: Path) -> dict[str, bytes]:
+    return {
+        path.parent.name: path.read_bytes()
+        for path in out.glob("*/document.md")
+        if not path.parent.name.startswith("_")
+    }
+
+
+def _manifest(out: Path) -> dict[str, tuple[str, int, str]]:
+    with sqlite3.connect(out / "_batch" / "manifest.sqlite") as db:
+        rows = db.execute("SELECT name, status, pages, error FROM documents").fetchall()
+    return {name: (status, pages, error) for name, status, pages, error in rows}
+
+
+def test_batch_matches_parse(local_ray: None, corpus: Path, parsed: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = RUNNER.invoke(app, ["batch", str(corpus), "-o", str(out), "--max-pages-per-task", "3"])
+    assert result.exit_code == 1, result.output
+    expected = _documents(parsed)
+    got = _documents(out)
+    assert sorted(got) == sorted(expected)
+    for name, markdown in expected.items():
+        assert got[name] == markdown, name
+    long_json = json.loads((out / "long" / "document.json").read_text(encoding="utf-8"))
+    assert [page["index"] for page in long_json["pages"]] == list(range(1, 8))
+    assert sorted(p.name for p in (out / "long" / "pages").iterdir()) == sorted(
+        p.name for p in (parsed / "long" / "pages").iterdir()
+    )
+    assert json.loads((out / "long" / "timings.json").read_text(encoding="utf-8"))
+
+    rows = _manifest(out)
+    assert set(rows) == set(expected)
+    reference = json.loads((parsed / "corrupt" / "document.json").read_text(encoding="utf-8"))
+    assert reference["status"] == "failed"
+    status, pages, error = rows["corrupt"]
+    assert (status, pages) == ("failed", 0)
+    assert reference["errors"][0]["message"] in error
+    assert "corrupt.pdf" in error
+    assert "failed" in result.output and "corrupt.pdf" in result.output
+    for name, (status, pages, _) in rows.items():
+        if name != "corrupt":
+            parsed_json = json.loads((parsed / name / "document.json").read_text("utf-8"))
+            assert (status, pages) == (parsed_json["status"], len(parsed_json["pages"])), name
+    assert not list((out / "_batch" / "staging").iterdir())
+    status_lines = (out / "_batch" / "status.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(status_lines) == len(expected)
+
+
+def _busy_worker() -> int | None:
+    """The pid of an actor process that is reading a document right now (Ray titles its
+    processes ``ray::Class.method`` while a call runs)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            title = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if title.startswith("ray::DocumentWorker.parse_document"):
+            return int(entry.name)
+    return None
+
+
+def test_killed_worker_leaves_every_document_once(
+    local_ray: None, fixtures: Fixtures, parsed: Path, corpus: Path, tmp_path: Path
+) -> None:
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    names = ["deck", "legal", "two-column", "dense", "table", "mixed", "long"]
+    for name in names:
+        shutil.copy(corpus / f"{name}.pdf", inputs / f"{name}.pdf")
+    out = tmp_path / "out"
+    killed: list[int] = []
+
+    def kill_when_busy() -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not killed:
+            pid = _busy_worker()
+            if pid is not None:
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+                return
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_when_busy)
+    killer.start()
+    config = BatchConfig(workers=2, max_pages_per_task=4)
+    stats = run_batch([str(inputs)], str(out), Options(), config)
+    killer.join()
+    assert killed, "no worker was caught reading a document"
+    assert not Path(f"/proc/{killed[0]}").exists()
+    assert (stats.documents, stats.failed) == (len(names), 0)
+    rows = _manifest(out)
+    assert {name: row[0] for name, row in rows.items()} == dict.fromkeys(names, "ok")
+    assert sorted(p.name for p in out.iterdir()) == sorted([*names, "_batch"])
+    assert not list((out / "_batch" / "staging").iterdir())
+    for name in names:
+        assert (out / name / "document.md").read_bytes() == (
+            parsed / name / "document.md"
+        ).read_bytes()
+
+    again: list[BatchStats] = []
+    second = run_batch([str(inputs)], str(out), Options(), config, on_progress=again.append)
+    assert (second.documents, second.skipped, second.tasks) == (0, len(names), 0)
+    result = RUNNER.invoke(app, ["batch", str(inputs), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "nothing to parse" in result.output
