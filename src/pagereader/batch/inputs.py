@@ -61,8 +61,9 @@ def _walk_sorted(folder: Path) -> Iterator[InputItem]:
 
 
 def _manifest_lines(path: Path) -> Iterator[str]:
-    """Paths or URIs of a manifest, one a line; a ``.jsonl`` line is ``{"path": ...}`` or
-    ``{"uri": ...}``. Relative paths are relative to the manifest's folder."""
+    """Paths or URIs of a manifest, one document a line (taken as written: no listing, so a
+    million-line manifest costs no object-store calls); a ``.jsonl`` line is ``{"path": ...}``
+    or ``{"uri": ...}``. Relative paths are relative to the manifest's folder."""
     with path.open(encoding="utf-8") as handle:
         for number, raw in enumerate(handle, start=1):
             line = raw.strip()
@@ -79,7 +80,7 @@ def _manifest_lines(path: Path) -> Iterator[str]:
                         hint='write one {"path": "..."} object a line',
                     ) from exc
             if is_uri(line) or Path(_local(line)).is_absolute():
-                yield line
+                yield _local(line)
             else:
                 yield str(path.parent / line)
 
@@ -109,8 +110,7 @@ def iter_inputs(inputs: Iterable[str]) -> Iterator[InputItem]:
         if path.is_dir():
             yield from _walk_sorted(path)
         elif path.suffix.lower() in MANIFEST_SUFFIXES and path.is_file():
-            for line in _manifest_lines(path):
-                yield from iter_inputs([line])
+            yield from (InputItem(line) for line in _manifest_lines(path))
         elif glob.has_magic(text):
             yield from (InputItem(match) for match in sorted(glob.iglob(text, recursive=True)))
         else:
