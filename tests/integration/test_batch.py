@@ -7,9 +7,13 @@ import json
 import os
 import shutil
 import signal
+import socket
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -188,3 +192,83 @@ def test_killed_worker_leaves_every_document_once(
     result = RUNNER.invoke(app, ["batch", str(inputs), "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert "nothing to parse" in result.output
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def s3_endpoint(tmp_path: Path) -> Iterator[str]:
+    """A real S3-compatible server (moto) on loopback, stopped at the end."""
+    port = _free_port()
+    server = shutil.which("moto_server") or str(Path(sys.executable).parent / "moto_server")
+    process = subprocess.Popen(
+        [server, "-H", "127.0.0.1", "-p", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=(tmp_path / "moto.log").open("wb"),
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/moto-api/", timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise
+                time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_s3_output_listed_and_read_back(
+    local_ray: None, corpus: Path, parsed: Path, s3_endpoint: str
+) -> None:
+    import boto3
+    import fsspec
+
+    storage: dict[str, object] = {
+        "key": "testing",
+        "secret": "testing",
+        "client_kwargs": {"endpoint_url": s3_endpoint, "region_name": "us-east-1"},
+    }
+    boto3.client(
+        "s3",
+        endpoint_url=s3_endpoint,
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+        region_name="us-east-1",
+    ).create_bucket(Bucket="corpus")
+    fs = fsspec.filesystem("s3", **storage)
+    fs.put_file(str(corpus / "long.pdf"), "corpus/in/long.pdf")
+    config = BatchConfig(workers=2, max_pages_per_task=4)
+    inputs = [str(corpus / "table.pdf"), "s3://corpus/in/"]
+    stats = run_batch(inputs, "s3://corpus/out", Options(), config, storage_options=storage)
+    assert (stats.documents, stats.failed) == (2, 0)
+
+    fs.invalidate_cache()
+    listed = sorted(fs.find("corpus/out"))
+    for name in ("table", "long"):
+        expected = sorted(
+            f"corpus/out/{name}/{p.relative_to(parsed / name).as_posix()}"
+            for p in (parsed / name).rglob("*")
+            if p.is_file()
+        )
+        assert [p for p in listed if p.startswith(f"corpus/out/{name}/")] == sorted(
+            [*expected, f"corpus/out/{name}/_SUCCESS"]
+        )
+        assert (
+            fs.cat_file(f"corpus/out/{name}/document.md")
+            == (parsed / name / "document.md").read_bytes()
+        )
+    status = fs.cat_file("corpus/out/_batch/status.jsonl").decode().splitlines()
+    assert sorted(json.loads(line)["status"] for line in status) == ["ok", "ok"]
+
+    again = run_batch(inputs, "s3://corpus/out", Options(), config, storage_options=storage)
+    assert (again.documents, again.skipped) == (0, 2)

@@ -85,11 +85,11 @@ def _manifest_lines(path: Path) -> Iterator[str]:
                 yield str(path.parent / line)
 
 
-def _expand_uri(uri: str) -> Iterator[InputItem]:
+def _expand_uri(uri: str, storage_options: dict[str, object]) -> Iterator[InputItem]:
     """A remote file, or every supported file under a remote prefix or glob."""
     import fsspec
 
-    fs, _, paths = fsspec.get_fs_token_paths(uri)
+    fs, _, paths = fsspec.get_fs_token_paths(uri, storage_options=storage_options)
     protocol = uri.split("://", 1)[0]
     for path in sorted(paths):
         if fs.isdir(path):
@@ -100,11 +100,14 @@ def _expand_uri(uri: str) -> Iterator[InputItem]:
             yield InputItem(f"{protocol}://{path}")
 
 
-def iter_inputs(inputs: Iterable[str]) -> Iterator[InputItem]:
-    """Every document the inputs name, lazily, in order."""
+def iter_inputs(
+    inputs: Iterable[str], storage_options: dict[str, object] | None = None
+) -> Iterator[InputItem]:
+    """Every document the inputs name, lazily, in order (``storage_options`` go to fsspec
+    for URIs: endpoint, credentials)."""
     for text in inputs:
         if is_uri(text):
-            yield from _expand_uri(text)
+            yield from _expand_uri(text, storage_options or {})
             continue
         path = Path(_local(text))
         if path.is_dir():

@@ -170,7 +170,7 @@ class BatchRun:
             logger.info("removed %d staging folders left by an interrupted run", cleaned)
         self.manifest.start_run(self.run_id, self.options, self.digest)
         self._start_actors()
-        items = iter_inputs(inputs)
+        items = iter_inputs(inputs, self.destination.storage_options)
         more = True
         last_report = 0.0
         try:

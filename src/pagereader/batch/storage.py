@@ -75,6 +75,7 @@ class Destination:
     def _commit_remote(self, name: str, staging: Path) -> None:
         fs = self._fs()
         prefix = self.uri(name)
+        fs.invalidate_cache()
         if fs.exists(prefix):
             fs.rm(prefix, recursive=True)
         for path in sorted(p for p in staging.rglob("*") if p.is_file()):

@@ -98,7 +98,8 @@ class DocumentWorker:
 
     @contextmanager
     def _local(self, item: InputItem) -> Iterator[Path]:
-        """The document as a local file: itself, or a download into a private folder."""
+        """The document as a local file: itself, or a download into a private folder (with
+        the destination's storage options: one object store for inputs and outputs)."""
         if not item.is_remote:
             yield Path(item.uri)
             return
@@ -107,7 +108,8 @@ class DocumentWorker:
         folder = Path(tempfile.mkdtemp(prefix="pagereader-in-"))
         try:
             local = folder / Path(item.uri).name
-            with fsspec.open(item.uri, "rb") as src, local.open("wb") as dst:
+            remote = fsspec.open(item.uri, "rb", **self.destination.storage_options)
+            with remote as src, local.open("wb") as dst:
                 shutil.copyfileobj(src, dst)
             yield local
         finally:
