@@ -3,6 +3,7 @@ document failed with its message, page-range splits merged in order, a worker ki
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -11,6 +12,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -272,3 +274,72 @@ def test_s3_output_listed_and_read_back(
 
     again = run_batch(inputs, "s3://corpus/out", Options(), config, storage_options=storage)
     assert (again.documents, again.skipped) == (0, 2)
+
+
+def _cluster_pids(marker: str) -> set[int]:
+    """Processes of the test cluster: those whose command line names its temp folder, and
+    every descendant of those (agents and actor processes retitle themselves)."""
+    parents: dict[int, int] = {}
+    found: set[int] = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().decode(errors="replace")
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(stat[1])
+        if marker in command:
+            found.add(int(entry.name))
+    grew = True
+    while grew:
+        children = {pid for pid, parent in parents.items() if parent in found} - found
+        found |= children
+        grew = bool(children)
+    return found
+
+
+def test_two_node_cluster_on_loopback(corpus: Path, parsed: Path, tmp_path: Path) -> None:
+    """A head and a second node started with ``ray start``, one CPU each; two one-CPU workers
+    can only be placed one on each node, so a finished batch used both."""
+    ray_bin = shutil.which("ray") or str(Path(sys.executable).parent / "ray")
+    temp = Path(tempfile.mkdtemp(prefix="rt-", dir="/tmp"))
+    port = _free_port()
+    env = {**os.environ, "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
+    common = ["--num-cpus", "1", "--node-ip-address", "127.0.0.1", "--disable-usage-stats"]
+    address = f"127.0.0.1:{port}"
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    names = ["deck", "legal", "table"]
+    for name in names:
+        shutil.copy(corpus / f"{name}.pdf", inputs / f"{name}.pdf")
+    out = tmp_path / "out"
+    try:
+        for extra in (
+            ["--head", "--port", str(port), "--include-dashboard=false", f"--temp-dir={temp}"],
+            ["--address", address],
+        ):
+            subprocess.run(
+                [ray_bin, "start", *extra, *common], env=env, check=True, capture_output=True
+            )
+        command = [sys.executable, "-m", "pagereader", "batch", str(inputs), "-o", str(out)]
+        command += ["--address", address, "--workers", "2", "--max-pages-per-task", "2"]
+        done = subprocess.run(
+            command,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+    finally:
+        for pid in _cluster_pids(str(temp)):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(temp, ignore_errors=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "3 documents parsed (0 partial, 0 failed)" in " ".join(done.stderr.split())
+    for name in names:
+        assert (out / name / "document.md").read_bytes() == (
+            parsed / name / "document.md"
+        ).read_bytes()
