@@ -174,9 +174,23 @@ def test_killed_worker_leaves_every_document_once(
     killer = threading.Thread(target=kill_when_busy)
     killer.start()
     config = BatchConfig(workers=2, max_pages_per_task=4)
-    stats = run_batch([str(inputs)], str(out), Options(), config)
+    taken: list[str] = []
+    taken_at_first_result: list[int] = []
+
+    def lazy_inputs() -> Iterator[str]:
+        for name in names:
+            taken.append(name)
+            yield str(inputs / f"{name}.pdf")
+
+    def on_progress(progress: BatchStats) -> None:
+        if progress.documents and not taken_at_first_result:
+            taken_at_first_result.append(len(taken))
+
+    stats = run_batch(lazy_inputs(), str(out), Options(), config, on_progress=on_progress)
     killer.join()
     assert killed, "no worker was caught reading a document"
+    # Backpressure: two workers, two tasks each; the fifth input is read only after a result.
+    assert taken_at_first_result and taken_at_first_result[0] <= 4 < len(names)
     assert not Path(f"/proc/{killed[0]}").exists()
     assert (stats.documents, stats.failed) == (len(names), 0)
     rows = _manifest(out)
