@@ -1,9 +1,10 @@
 """The batch driver: an actor pool of DocumentWorkers fed from a lazy input stream.
 
-Backpressure: at most ``in_flight_per_worker`` tasks per actor are submitted at a time, and
-the next input is read only when one finishes, so neither the driver's memory nor Ray's object
-store ever holds the whole corpus. Long PDFs come back from their first task as ``Split`` and
-go out again as page ranges; when every range is done a merge task writes the document.
+Backpressure: at most ``in_flight_per_worker`` tasks per actor are submitted at a time (page
+ranges and merges wait in a queue like inputs), and the next input is read only when one
+finishes, so neither the driver's memory nor Ray's object store ever holds the whole corpus.
+Long PDFs come back from their first task as ``Split`` and go out again as page ranges; when
+every range is done a merge task writes the document.
 Actors are restarted by Ray when their process dies and their pending calls retried
 (``max_task_retries``); a document whose retries run out is recorded as failed.
 """
@@ -13,7 +14,8 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,6 +92,7 @@ class BatchRun:
         self._actors: list[Any] = []
         self._ranges_left: dict[str, int] = {}
         self._parents: dict[str, _Job] = {}
+        self._waiting: deque[tuple[Any, ...]] = deque()
 
     def _start_actors(self) -> None:
         count = self.config.workers or cluster_workers(self.config.cpus_per_worker)
@@ -111,8 +114,11 @@ class BatchRun:
         self.stats.tasks += 1
 
     def _fill(self, items: Any) -> bool:
-        """Submit inputs until the pool is full; False once the inputs are exhausted."""
+        """Submit queued ranges and merges, then new inputs, until the pool is full; False
+        once the inputs are exhausted."""
         limit = len(self._actors) * self.config.in_flight_per_worker
+        while len(self._pending) < limit and self._waiting:
+            self._submit(*self._waiting.popleft())
         while len(self._pending) < limit:
             item = next(items, None)
             if item is None:
@@ -151,8 +157,9 @@ class BatchRun:
         ranges = page_ranges(page_count, self.config.max_pages_per_task)
         self._ranges_left[job.item.uri] = len(ranges)
         self._parents[job.item.uri] = job
-        for first, last in ranges:
-            self._submit("parse_range", job.item, job.name, first, last)
+        self._waiting.extend(
+            ("parse_range", job.item, job.name, first, last) for first, last in ranges
+        )
 
     def _range_done(self, job: _Job, ref: Any) -> None:
         parent = self._parents[job.item.uri]
@@ -161,7 +168,7 @@ class BatchRun:
         if self._ranges_left[job.item.uri] == 0:
             del self._ranges_left[job.item.uri]
             del self._parents[job.item.uri]
-            self._submit("merge", job.item, job.name, *parent.ranges)
+            self._waiting.appendleft(("merge", job.item, job.name, *parent.ranges))
 
     def run(self, inputs: Iterable[str]) -> BatchStats:
         """Parse every input not already complete; returns the totals."""
@@ -171,12 +178,12 @@ class BatchRun:
         self.manifest.start_run(self.run_id, self.options, self.digest)
         self._start_actors()
         items = iter_inputs(inputs, self.destination.storage_options)
+        exhausted: Iterator[InputItem] = iter(())
         more = True
         last_report = 0.0
         try:
             while True:
-                if more:
-                    more = self._fill(items)
+                more = self._fill(items if more else exhausted) and more
                 if not self._pending:
                     break
                 ready, _ = ray.wait(list(self._pending), num_returns=1, timeout=1.0)
