@@ -15,7 +15,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pagereader.options import Options
@@ -29,7 +29,6 @@ CREATE TABLE IF NOT EXISTS documents (
     pages INTEGER NOT NULL DEFAULT 0,
     seconds REAL NOT NULL DEFAULT 0,
     error TEXT NOT NULL DEFAULT '',
-    attempts INTEGER NOT NULL DEFAULT 0,
     run_id TEXT NOT NULL DEFAULT '',
     updated REAL NOT NULL DEFAULT 0
 );
@@ -60,7 +59,6 @@ class Outcome:
     pages: int = 0
     seconds: float = 0.0
     error: str = ""
-    attempts: int = 1
     page_classes: tuple[tuple[str, float], ...] = field(default=())
     cache_hits: int = 0
 
@@ -120,14 +118,13 @@ class Manifest:
         with self._db:
             self._db.execute(
                 "UPDATE documents SET status=?, options_sha256=?, pages=?, seconds=?, error=?,"
-                " attempts=?, run_id=?, updated=? WHERE uri=?",
+                " run_id=?, updated=? WHERE uri=?",
                 (
                     outcome.status,
                     digest,
                     outcome.pages,
                     outcome.seconds,
                     outcome.error,
-                    outcome.attempts,
                     run_id,
                     time.time(),
                     outcome.uri,
@@ -136,7 +133,7 @@ class Manifest:
 
     def rows(self) -> Iterator[dict[str, object]]:
         cursor = self._db.execute(
-            "SELECT uri, name, status, options_sha256, pages, seconds, error, attempts, run_id"
+            "SELECT uri, name, status, options_sha256, pages, seconds, error, run_id"
             " FROM documents ORDER BY name"
         )
         columns = [c[0] for c in cursor.description]
@@ -148,7 +145,3 @@ class Manifest:
 
     def close(self) -> None:
         self._db.close()
-
-
-def outcome_dict(outcome: Outcome) -> dict[str, object]:
-    return asdict(outcome)

@@ -10,7 +10,7 @@ import pytest
 
 from pagereader.batch.inputs import iter_inputs
 from pagereader.batch.manifest import Manifest, Outcome, batch_options_digest
-from pagereader.batch.progress import percentile
+from pagereader.batch.progress import BatchStats, percentile
 from pagereader.batch.storage import Destination
 from pagereader.batch.worker import page_ranges
 from pagereader.errors import InputError
@@ -110,3 +110,38 @@ def test_local_commit_replaces_whole_folders(tmp_path: Path) -> None:
     assert sorted(p.name for p in final.iterdir()) == ["document.md"]
     assert (final / "document.md").read_text(encoding="utf-8") == "two"
     assert destination.clean_staging() == 1 and not leftover.exists()
+
+
+def test_stats_summary_by_class_and_failures() -> None:
+    stats = BatchStats()
+    digital = [0.5, 1.5, 1.0, 2.0]
+    stats.add(
+        Outcome(
+            uri="a.pdf",
+            name="a",
+            status="ok",
+            pages=2,
+            page_classes=(("digital", digital[0]), ("digital", digital[1])),
+        )
+    )
+    stats.add(
+        Outcome(
+            uri="b.pdf",
+            name="b",
+            status="partial",
+            pages=3,
+            cache_hits=1,
+            page_classes=(("digital", digital[2]), ("scan", 3.0), ("digital", digital[3])),
+        )
+    )
+    stats.add(Outcome(uri="c.pdf", name="c", status="failed", error="c.pdf: not a readable PDF"))
+    summary = stats.summary()
+    assert (summary["documents"], summary["failed"], summary["partial"]) == (3, 1, 1)
+    assert (summary["pages"], summary["duplicate_pages"]) == (5, 1)
+    ordered = sorted(digital)
+    assert summary["seconds_per_page"] == {
+        "digital": {"pages": 4, "p50": ordered[1], "p95": ordered[3]},
+        "scan": {"pages": 1, "p50": 3.0, "p95": 3.0},
+    }
+    assert summary["failures"] == [{"uri": "c.pdf", "error": "c.pdf: not a readable PDF"}]
+    assert "documents 3 done, 1 failed" in stats.line()
