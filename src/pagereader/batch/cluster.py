@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 
 import ray
 
@@ -14,7 +15,7 @@ def connect(address: str | None, num_cpus: int | None) -> bool:
     itself) or start a local one with ``num_cpus``; True when this call started Ray."""
     if ray.is_initialized():
         return False
-    if address:
+    if address or os.environ.get("RAY_ADDRESS"):
         ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
     else:
         ray.init(
