@@ -244,7 +244,7 @@ def s3_endpoint(tmp_path: Path) -> Iterator[str]:
 
 
 def test_s3_output_listed_and_read_back(
-    local_ray: None, corpus: Path, parsed: Path, s3_endpoint: str
+    local_ray: None, corpus: Path, parsed: Path, s3_endpoint: str, tmp_path: Path
 ) -> None:
     import boto3
     import fsspec
@@ -264,9 +264,14 @@ def test_s3_output_listed_and_read_back(
     fs = fsspec.filesystem("s3", **storage)
     fs.put_file(str(corpus / "long.pdf"), "corpus/in/long.pdf")
     config = BatchConfig(workers=2, max_pages_per_task=4)
-    inputs = [str(corpus / "table.pdf"), "s3://corpus/in/"]
+    listing = tmp_path / "more.txt"
+    listing.write_text("s3://corpus/in/missing.pdf\n", encoding="utf-8")
+    inputs = [str(corpus / "table.pdf"), "s3://corpus/in/", str(listing)]
     stats = run_batch(inputs, "s3://corpus/out", Options(), config, storage_options=storage)
-    assert (stats.documents, stats.failed) == (2, 0)
+    assert (stats.documents, stats.failed) == (3, 1)
+    (uri, error), *_ = stats.failures
+    assert uri == "s3://corpus/in/missing.pdf"
+    assert error.startswith("s3://corpus/in/missing.pdf: could not download the document")
 
     fs.invalidate_cache()
     listed = sorted(fs.find("corpus/out"))
@@ -283,11 +288,12 @@ def test_s3_output_listed_and_read_back(
             fs.cat_file(f"corpus/out/{name}/document.md")
             == (parsed / name / "document.md").read_bytes()
         )
+    assert not [p for p in listed if p.startswith("corpus/out/missing/")]
     status = fs.cat_file("corpus/out/_batch/status.jsonl").decode().splitlines()
-    assert sorted(json.loads(line)["status"] for line in status) == ["ok", "ok"]
+    assert sorted(json.loads(line)["status"] for line in status) == ["failed", "ok", "ok"]
 
     again = run_batch(inputs, "s3://corpus/out", Options(), config, storage_options=storage)
-    assert (again.documents, again.skipped) == (0, 2)
+    assert (again.documents, again.skipped, again.failed) == (1, 2, 1)
 
 
 def _cluster_pids(marker: str) -> set[int]:

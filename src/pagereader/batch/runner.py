@@ -26,6 +26,7 @@ from pagereader.batch.manifest import Manifest, Outcome, batch_options_digest
 from pagereader.batch.progress import BatchStats
 from pagereader.batch.storage import BATCH_DIR, Destination
 from pagereader.batch.worker import DocumentWorker, Split, page_ranges
+from pagereader.errors import PagereaderError
 from pagereader.options import Options
 
 logger = logging.getLogger(__name__)
@@ -57,6 +58,8 @@ class _Job:
 def _one_line(exc: BaseException) -> str:
     """A one-line message for an error that came back from Ray."""
     cause = getattr(exc, "cause", None) or exc
+    if isinstance(cause, PagereaderError):
+        return cause.to_item().line()
     text = str(cause).strip().splitlines()
     return f"{type(cause).__name__}: {text[-1] if text else ''}".strip()
 

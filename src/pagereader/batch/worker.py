@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import os
 import shutil
 import tempfile
 import time
@@ -21,7 +20,7 @@ from pathlib import Path
 from pagereader.batch.inputs import InputItem
 from pagereader.batch.manifest import Outcome
 from pagereader.batch.storage import Destination
-from pagereader.errors import PagereaderError
+from pagereader.errors import InputError, PagereaderError
 from pagereader.options import Options
 from pagereader.pipeline import aparse, aparse_to_folder, document_result, make_context
 from pagereader.render.writer import DocumentWriter
@@ -93,9 +92,6 @@ class DocumentWorker:
         self.ctx = make_context(self.options)
         self._loop = asyncio.new_event_loop()
 
-    def pid(self) -> int:
-        return os.getpid()
-
     @contextmanager
     def _local(self, item: InputItem) -> Iterator[Path]:
         """The document as a local file: itself, or a download into a private folder (with
@@ -108,9 +104,16 @@ class DocumentWorker:
         folder = Path(tempfile.mkdtemp(prefix="pagereader-in-"))
         try:
             local = folder / Path(item.uri).name
-            remote = fsspec.open(item.uri, "rb", **self.destination.storage_options)
-            with remote as src, local.open("wb") as dst:
-                shutil.copyfileobj(src, dst)
+            try:
+                remote = fsspec.open(item.uri, "rb", **self.destination.storage_options)
+                with remote as src, local.open("wb") as dst:
+                    shutil.copyfileobj(src, dst)
+            except OSError as exc:
+                raise InputError(
+                    f"could not download the document: {exc}",
+                    file=item.uri,
+                    hint="check the URI and the object store's credentials and endpoint",
+                ) from exc
             yield local
         finally:
             shutil.rmtree(folder, ignore_errors=True)
