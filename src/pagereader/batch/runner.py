@@ -65,7 +65,8 @@ def _one_line(exc: BaseException) -> str:
 
 
 def cluster_workers(cpus_per_worker: float) -> int:
-    """As many actors as the cluster's CPUs hold."""
+    """As many actors as the cluster's CPUs hold (an actor that does not fit would never
+    start, and the tasks sent to it would wait forever)."""
     cpus = float(ray.cluster_resources().get("CPU", 1))
     return max(1, int(cpus // cpus_per_worker))
 
@@ -98,7 +99,16 @@ class BatchRun:
         self._waiting: deque[tuple[Any, ...]] = deque()
 
     def _start_actors(self) -> None:
-        count = self.config.workers or cluster_workers(self.config.cpus_per_worker)
+        fits = cluster_workers(self.config.cpus_per_worker)
+        count = min(self.config.workers or fits, fits)
+        if self.config.workers and count < self.config.workers:
+            logger.warning(
+                "%d workers asked for, the cluster's CPUs hold %d at %s CPUs each: using %d",
+                self.config.workers,
+                fits,
+                self.config.cpus_per_worker,
+                count,
+            )
         actor_class = ray.remote(DocumentWorker).options(
             num_cpus=self.config.cpus_per_worker,
             max_restarts=-1,
