@@ -98,7 +98,9 @@ class BatchRun:
         self._parents: dict[str, _Job] = {}
         self._waiting: deque[tuple[Any, ...]] = deque()
 
-    def _start_actors(self) -> None:
+    def _size_pool(self) -> None:
+        """How many actors: asked for, or as many as fit; they start at the first task, so
+        a run that finds everything complete loads no models."""
         fits = cluster_workers(self.config.cpus_per_worker)
         count = min(self.config.workers or fits, fits)
         if self.config.workers and count < self.config.workers:
@@ -109,16 +111,22 @@ class BatchRun:
                 self.config.cpus_per_worker,
                 count,
             )
+        self._load = [0] * count
+
+    def _start_actors(self) -> None:
         actor_class = ray.remote(DocumentWorker).options(
             num_cpus=self.config.cpus_per_worker,
             max_restarts=-1,
             max_task_retries=self.config.max_retries,
         )
         options_json = self.options.model_dump_json()
-        self._actors = [actor_class.remote(options_json, self.destination) for _ in range(count)]
-        self._load = [0] * count
+        self._actors = [
+            actor_class.remote(options_json, self.destination) for _ in range(len(self._load))
+        ]
 
     def _submit(self, kind: str, item: InputItem, name: str, *args: Any) -> None:
+        if not self._actors:
+            self._start_actors()
         actor = min(range(len(self._actors)), key=self._load.__getitem__)
         method = getattr(self._actors[actor], kind)
         ref = method.remote(item, *args) if kind != "merge" else method.remote(item, name, *args)
@@ -129,7 +137,7 @@ class BatchRun:
     def _fill(self, items: Any) -> bool:
         """Submit queued ranges and merges, then new inputs, until the pool is full; False
         once the inputs are exhausted."""
-        limit = len(self._actors) * self.config.in_flight_per_worker
+        limit = len(self._load) * self.config.in_flight_per_worker
         while len(self._pending) < limit and self._waiting:
             self._submit(*self._waiting.popleft())
         while len(self._pending) < limit:
@@ -189,7 +197,7 @@ class BatchRun:
         if cleaned:
             logger.info("removed %d staging folders left by an interrupted run", cleaned)
         self.manifest.start_run(self.run_id, self.options, self.digest)
-        self._start_actors()
+        self._size_pool()
         items = iter_inputs(inputs, self.destination.storage_options)
         exhausted: Iterator[InputItem] = iter(())
         more = True
