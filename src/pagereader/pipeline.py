@@ -268,16 +268,32 @@ async def aparse(
         pages = list(await asyncio.gather(*(one(i) for i in indices)))
     finally:
         source.close()
-    status = _status(pages, errors)
-    ctx.emit("document_done", file=file, status=status, seconds=time.perf_counter() - started)
+    result = document_result(
+        file, source.page_count, pages, errors, options, (warning,) if warning else ()
+    )
+    seconds = time.perf_counter() - started
+    ctx.emit("document_done", file=file, status=result.status, seconds=seconds)
+    return result
+
+
+def document_result(
+    file: str,
+    page_count: int,
+    pages: list[PageResult],
+    errors: list[ErrorItem],
+    options: Options,
+    warnings: tuple[str, ...] = (),
+) -> DocumentResult:
+    """A document from its pages in page order; also merges the page ranges of one document
+    that were read apart."""
     result = DocumentResult(
         schema_version=SCHEMA_VERSION,
         source=file,
-        status=status,
-        page_count=source.page_count,
+        status=_status(pages, errors),
+        page_count=page_count,
         pages=tuple(pages),
         errors=tuple(errors) + tuple(e for p in pages for e in p.errors),
-        warnings=(warning,) if warning else (),
+        warnings=warnings,
         markdown=document_markdown(pages, options.output.markdown_page_breaks),
     )
     return clean_model(result)[0]  # a file name not in UTF-8 (the pages are clean already)

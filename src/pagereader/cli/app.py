@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from pagereader.cli import plan
+from pagereader.cli.batch import batch_command
 from pagereader.cli.bench import bench_command
 from pagereader.cli.eval import eval_command, make_evalset_command
 from pagereader.cli.parse import parse_command
@@ -22,6 +23,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.command("parse")(parse_command)
+app.command("batch")(batch_command)
 app.command("serve")(serve_command)
 app.command("serve-engine")(serve_engine_command)
 app.command("router-config")(router_config_command)

@@ -1,0 +1,87 @@
+"""Counting a batch as it goes: documents and pages done and failed, pages per second, and the
+end summary (p50/p95 seconds a page by page class, failures with their messages)."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+from pagereader.batch.manifest import Outcome
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The nearest-rank percentile (``share`` in 0..1) of ``values``; 0 for none."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), math.ceil(share * len(ordered))))
+    return ordered[rank - 1]
+
+
+@dataclass
+class BatchStats:
+    """Running totals of one batch; the driver updates it, the CLI draws it."""
+
+    started: float = field(default_factory=time.perf_counter)
+    documents: int = 0
+    failed: int = 0
+    partial: int = 0
+    skipped: int = 0
+    pages: int = 0
+    tasks: int = 0
+    cache_hits: int = 0
+    in_flight: int = 0
+    failures: list[tuple[str, str]] = field(default_factory=list)
+    page_seconds: dict[str, list[float]] = field(default_factory=dict)
+
+    def add(self, outcome: Outcome) -> None:
+        self.documents += 1
+        self.pages += outcome.pages
+        self.cache_hits += outcome.cache_hits
+        if outcome.status == "failed":
+            self.failed += 1
+            self.failures.append((outcome.uri, outcome.error))
+        elif outcome.status == "partial":
+            self.partial += 1
+        for page_class, seconds in outcome.page_classes:
+            self.page_seconds.setdefault(page_class, []).append(seconds)
+
+    @property
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    @property
+    def pages_per_second(self) -> float:
+        return self.pages / self.elapsed if self.elapsed > 0 else 0.0
+
+    def line(self) -> str:
+        """The live progress line."""
+        return (
+            f"documents {self.documents} done, {self.failed} failed, {self.skipped} skipped"
+            f" | pages {self.pages} | {self.pages_per_second:.2f} pages/s"
+            f" | in flight {self.in_flight} | {self.elapsed:.0f} s"
+        )
+
+    def summary(self) -> dict[str, object]:
+        """The end summary, also stored with the run in the manifest."""
+        return {
+            "documents": self.documents,
+            "failed": self.failed,
+            "partial": self.partial,
+            "skipped": self.skipped,
+            "pages": self.pages,
+            "tasks": self.tasks,
+            "seconds": round(self.elapsed, 3),
+            "pages_per_second": round(self.pages_per_second, 3),
+            "duplicate_pages": self.cache_hits,
+            "seconds_per_page": {
+                page_class: {
+                    "pages": len(values),
+                    "p50": round(percentile(values, 0.50), 3),
+                    "p95": round(percentile(values, 0.95), 3),
+                }
+                for page_class, values in sorted(self.page_seconds.items())
+            },
+            "failures": [{"uri": uri, "error": error} for uri, error in self.failures],
+        }

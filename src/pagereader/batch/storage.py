@@ -1,0 +1,118 @@
+"""Exactly-once output: a document's folder appears complete or not at all.
+
+Workers write a document into a private staging folder and commit it in one step. On a local
+OUT the commit is a rename inside OUT (atomic on one filesystem); a retried task, or a rerun
+with other options, replaces the committed folder by a second rename, never by writing into
+it. On an fsspec OUT (``s3://bucket/prefix``) object stores have no rename, so the files are
+uploaded under the document's prefix and a ``_SUCCESS`` marker object is written last: a
+document counts as present only with its marker, and a retry first deletes whatever an
+interrupted attempt left there.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+import uuid
+from pathlib import Path
+from typing import Any
+
+from pagereader.batch.inputs import is_uri
+
+logger = logging.getLogger(__name__)
+
+MARKER = "_SUCCESS"
+BATCH_DIR = "_batch"
+
+
+class Destination:
+    """OUT as a local folder or an fsspec URI; picklable, so workers get their own copy."""
+
+    def __init__(self, out: str, storage_options: dict[str, object] | None = None) -> None:
+        self.out = out.rstrip("/")
+        self.remote = is_uri(out)
+        self.storage_options = storage_options or {}
+
+    def _fs(self) -> Any:
+        import fsspec
+
+        protocol = self.out.split("://", 1)[0]
+        return fsspec.filesystem(protocol, **self.storage_options)
+
+    def uri(self, *parts: str) -> str:
+        return "/".join((self.out, *parts))
+
+    def staging(self, name: str) -> Path:
+        """A fresh folder to write one attempt at a document into."""
+        if self.remote:
+            return Path(tempfile.mkdtemp(prefix=f"pagereader-{name}-"))
+        root = Path(self.out) / BATCH_DIR / "staging"
+        root.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=f"{name}.", dir=root))
+
+    def committed(self, name: str) -> bool:
+        if self.remote:
+            return bool(self._fs().exists(self.uri(name, MARKER)))
+        return (Path(self.out) / name).is_dir()
+
+    def commit(self, name: str, staging: Path) -> None:
+        """Publish ``staging`` as OUT/<name>, replacing an older copy from another run."""
+        if self.remote:
+            self._commit_remote(name, staging)
+        else:
+            self._commit_local(name, staging)
+
+    def _commit_local(self, name: str, staging: Path) -> None:
+        final = Path(self.out) / name
+        if final.exists():
+            trash = final.parent / BATCH_DIR / "staging" / f"{name}.old-{uuid.uuid4().hex[:8]}"
+            os.rename(final, trash)
+            shutil.rmtree(trash, ignore_errors=True)
+        os.rename(staging, final)
+
+    def _commit_remote(self, name: str, staging: Path) -> None:
+        fs = self._fs()
+        prefix = self.uri(name)
+        fs.invalidate_cache()
+        if fs.exists(prefix):
+            fs.rm(prefix, recursive=True)
+        for path in sorted(p for p in staging.rglob("*") if p.is_file()):
+            fs.put_file(str(path), f"{prefix}/{path.relative_to(staging).as_posix()}")
+        fs.pipe_file(f"{prefix}/{MARKER}", b"")
+        shutil.rmtree(staging, ignore_errors=True)
+
+    def discard(self, staging: Path) -> None:
+        shutil.rmtree(staging, ignore_errors=True)
+
+    def clean_staging(self) -> int:
+        """Remove what attempts cut off by a crash left behind; returns how many folders."""
+        if self.remote:
+            return 0
+        root = Path(self.out) / BATCH_DIR / "staging"
+        if not root.is_dir():
+            return 0
+        leftovers = list(root.iterdir())
+        for path in leftovers:
+            shutil.rmtree(path, ignore_errors=True)
+        return len(leftovers)
+
+    def put_bytes(self, relative: str, data: bytes) -> None:
+        """Write a small file (the run's status export) under OUT."""
+        if self.remote:
+            self._fs().pipe_file(self.uri(relative), data)
+            return
+        path = Path(self.out) / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+
+    def get_bytes(self, relative: str) -> bytes | None:
+        if self.remote:
+            fs = self._fs()
+            uri = self.uri(relative)
+            return fs.cat_file(uri) if fs.exists(uri) else None
+        path = Path(self.out) / relative
+        return path.read_bytes() if path.is_file() else None

@@ -1,0 +1,208 @@
+"""The parser that lives in a Ray actor: it builds the engines once and then reads documents,
+page ranges of long documents, and merges ranges, writing through the exactly-once writer.
+
+Nothing here imports Ray: the pool wraps this class in an actor, and tests may call it
+directly. The pipeline is used as ``parse`` uses it, so a document's files are the same.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pagereader.batch.inputs import InputItem
+from pagereader.batch.manifest import Outcome
+from pagereader.batch.storage import Destination
+from pagereader.errors import InputError, PagereaderError
+from pagereader.options import Options
+from pagereader.pipeline import aparse, aparse_to_folder, document_result, make_context
+from pagereader.render.writer import DocumentWriter
+from pagereader.sources import open_source
+from pagereader.sources.base import RenderedPage
+from pagereader.types import DocumentResult, ErrorItem, PageResult
+
+
+@dataclass(frozen=True)
+class Split:
+    """A document too long for one task: the driver sends its page ranges out."""
+
+    page_count: int
+
+
+@dataclass(frozen=True)
+class RangeResult:
+    """Pages ``first``..``last`` of a document with their overlays (PNG bytes by page)."""
+
+    pages: tuple[PageResult, ...]
+    page_count: int
+    errors: tuple[ErrorItem, ...]
+    started: float
+    ended: float
+    overlays: dict[int, bytes] = field(default_factory=dict)
+
+
+def page_ranges(page_count: int, per_task: int) -> list[tuple[int, int]]:
+    """Consecutive 1-based inclusive ranges of at most ``per_task`` pages."""
+    return [
+        (first, min(first + per_task - 1, page_count))
+        for first in range(1, page_count + 1, per_task)
+    ]
+
+
+def _outcome(item: InputItem, name: str, result: DocumentResult, seconds: float) -> Outcome:
+    classes = tuple(
+        (
+            page.decision.page_class if page.decision else "none",
+            page.timings.total if page.timings else 0.0,
+        )
+        for page in result.pages
+    )
+    error = result.errors[0].line() if result.errors and result.status == "failed" else ""
+    return Outcome(
+        uri=item.uri,
+        name=name,
+        status=result.status,
+        pages=len(result.pages),
+        seconds=seconds,
+        error=error,
+        page_classes=classes,
+        cache_hits=sum(1 for page in result.pages if page.duplicate_of is not None),
+    )
+
+
+def _document_errors(result: DocumentResult) -> tuple[ErrorItem, ...]:
+    """The errors of the document itself (they come before the pages' own errors)."""
+    page_errors = sum(len(page.errors) for page in result.pages)
+    return result.errors[: len(result.errors) - page_errors]
+
+
+class DocumentWorker:
+    """One parser process: options and engines built once, one event loop for every call."""
+
+    def __init__(self, options_json: str, destination: Destination) -> None:
+        self.options = Options.model_validate_json(options_json)
+        self.destination = destination
+        self.ctx = make_context(self.options)
+        self._loop = asyncio.new_event_loop()
+
+    @contextmanager
+    def _local(self, item: InputItem) -> Iterator[Path]:
+        """The document as a local file: itself, or a download into a private folder (with
+        the destination's storage options: one object store for inputs and outputs)."""
+        if not item.is_remote:
+            yield Path(item.uri)
+            return
+        import fsspec
+
+        folder = Path(tempfile.mkdtemp(prefix="pagereader-in-"))
+        try:
+            local = folder / Path(item.uri).name
+            try:
+                remote = fsspec.open(item.uri, "rb", **self.destination.storage_options)
+                with remote as src, local.open("wb") as dst:
+                    shutil.copyfileobj(src, dst)
+            except OSError as exc:
+                raise InputError(
+                    f"could not download the document: {exc}",
+                    file=item.uri,
+                    hint="check the URI and the object store's credentials and endpoint",
+                ) from exc
+            yield local
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def _page_count(self, path: Path) -> int:
+        """Pages of a PDF, or 0 when it cannot be opened (the parse reports why)."""
+        try:
+            source = open_source(
+                path,
+                password=self.options.password,
+                max_image_pixels=self.options.render.max_image_pixels,
+            )
+        except PagereaderError:
+            return 0
+        try:
+            return source.page_count
+        finally:
+            source.close()
+
+    def parse_document(self, item: InputItem, name: str, max_pages: int) -> Outcome | Split:
+        """Parse and commit a whole document, or answer Split when it is a PDF over
+        ``max_pages`` pages (other types are converted once and read in one task)."""
+        started = time.perf_counter()
+        with self._local(item) as path:
+            if max_pages and item.suffix == ".pdf" and not self.options.pages:
+                count = self._page_count(path)
+                if count > max_pages:
+                    return Split(count)
+            staging = self.destination.staging(name)
+            try:
+                result = self._loop.run_until_complete(aparse_to_folder(path, staging, self.ctx))
+                self.destination.commit(name, staging)
+            except BaseException:
+                self.destination.discard(staging)
+                raise
+        return _outcome(item, name, result, time.perf_counter() - started)
+
+    def parse_range(self, item: InputItem, first: int, last: int) -> RangeResult:
+        """Pages ``first``..``last`` of a document, with overlays drawn here."""
+        started = time.time()
+        ctx = dataclasses.replace(
+            self.ctx,
+            options=self.options.model_copy(update={"pages": list(range(first, last + 1))}),
+        )
+        folder = Path(tempfile.mkdtemp(prefix="pagereader-range-"))
+        try:
+            writer = DocumentWriter(folder, overlays=self.options.output.overlays)
+
+            def on_page(page: PageResult, rendered: RenderedPage | None) -> None:
+                if rendered is not None:
+                    writer.write_overlay(page, rendered.image, rendered.scale)
+
+            with self._local(item) as path:
+                result = self._loop.run_until_complete(aparse(path, ctx=ctx, on_page=on_page))
+            overlays = {
+                page.index: writer.overlay_path(page.index).read_bytes()
+                for page in result.pages
+                if writer.overlay_path(page.index).is_file()
+            }
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        return RangeResult(
+            pages=result.pages,
+            page_count=result.page_count,
+            errors=_document_errors(result),
+            started=started,
+            ended=time.time(),
+            overlays=overlays,
+        )
+
+    def merge(self, item: InputItem, name: str, *ranges: RangeResult) -> Outcome:
+        """One document from its ranges, in page order, written and committed like a whole one."""
+        pages = sorted((page for part in ranges for page in part.pages), key=lambda p: p.index)
+        errors = [error for part in ranges for error in part.errors]
+        page_count = max(part.page_count for part in ranges)
+        file = item.uri if not item.is_remote else Path(item.uri).name
+        result = document_result(file, page_count, pages, errors, self.options)
+        wall = max(part.ended for part in ranges) - min(part.started for part in ranges)
+        staging = self.destination.staging(name)
+        try:
+            writer = DocumentWriter(staging, overlays=self.options.output.overlays)
+            for part in ranges:
+                for index, data in part.overlays.items():
+                    path = writer.overlay_path(index)
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_bytes(data)
+            writer.finish(result, self.options.budget.target_page_s, wall)
+            self.destination.commit(name, staging)
+        except BaseException:
+            self.destination.discard(staging)
+            raise
+        return _outcome(item, name, result, wall)

@@ -1,0 +1,127 @@
+"""``pagereader batch``: many documents over a Ray cluster, with the same outputs as ``parse``."""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from pagereader.errors import PagereaderError
+from pagereader.options import Options
+from pagereader.settings import resolve_options
+
+console = Console(stderr=True)
+
+
+def _options(config: Path | None, dpi: int | None, lang: str | None, overlays: bool) -> Options:
+    data = resolve_options(config).model_dump()
+    if dpi is not None:
+        data["render"]["dpi"] = dpi
+    if lang is not None:
+        data["lang"] = lang
+    data["output"]["overlays"] = overlays
+    return Options.model_validate(data)
+
+
+def _summary_table(summary: dict[str, object]) -> Table:
+    table = Table(title="pagereader batch: seconds a page by class")
+    for column in ("class", "pages", "p50 s", "p95 s"):
+        table.add_column(column)
+    by_class = summary["seconds_per_page"]
+    assert isinstance(by_class, dict)
+    for name, row in by_class.items():
+        table.add_row(name, str(row["pages"]), f"{row['p50']:.2f}", f"{row['p95']:.2f}")
+    return table
+
+
+def batch_command(
+    inputs: Annotated[
+        list[str], typer.Argument(help="files, folders, globs, manifests (.txt/.jsonl) or URIs")
+    ],
+    out: Annotated[str, typer.Option("--out", "-o", help="output folder or s3:// URI")] = "out",
+    address: Annotated[
+        str | None, typer.Option(help="Ray cluster to join (ray://host:10001, auto)")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="parser actors (default: cluster CPUs)")
+    ] = None,
+    cpus: Annotated[
+        int | None, typer.Option(min=1, help="CPUs of the local Ray started by the command")
+    ] = None,
+    cpus_per_worker: Annotated[float, typer.Option(min=0.1, help="CPUs each actor holds")] = 1.0,
+    max_pages_per_task: Annotated[
+        int, typer.Option(min=1, help="longer PDFs are split into page ranges of this size")
+    ] = 50,
+    config: Annotated[Path | None, typer.Option(help="TOML config (engines, routes)")] = None,
+    dpi: Annotated[int | None, typer.Option(help="render resolution for PDF pages")] = None,
+    lang: Annotated[str | None, typer.Option(help="override script detection")] = None,
+    overlays: Annotated[bool, typer.Option(help="write page overlays")] = True,
+    resume: Annotated[
+        bool, typer.Option(help="skip documents complete with the same options")
+    ] = True,
+    debug: Annotated[bool, typer.Option(help="show tracebacks and debug logs")] = False,
+) -> None:
+    """Parse documents on Ray into OUT/<name>/ (as parse does), with a run manifest in
+    OUT/_batch/. Exit code 1 when a document failed."""
+    logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING)
+    try:
+        from pagereader.batch import BatchConfig, BatchStats, run_batch
+        from pagereader.batch.cluster import connect, disconnect
+    except ImportError as exc:
+        console.print(
+            f"[red]error[/red] {exc} (install the batch extra: pip install 'pagereader[batch]')"
+        )
+        raise typer.Exit(2) from None
+    try:
+        options = _options(config, dpi, lang, overlays)
+    except PagereaderError as exc:
+        console.print(f"[red]error[/red] {exc}", highlight=False)
+        raise typer.Exit(1) from None
+    batch_config = BatchConfig(
+        workers=workers,
+        cpus_per_worker=cpus_per_worker,
+        max_pages_per_task=max_pages_per_task,
+        resume=resume,
+    )
+    last = [0.0]
+
+    def on_progress(stats: BatchStats) -> None:
+        if console.is_terminal:
+            console.print(stats.line(), end="\r", highlight=False)
+        elif time.monotonic() - last[0] > 10:
+            console.print(stats.line(), highlight=False)
+            last[0] = time.monotonic()
+
+    started = connect(address, cpus)
+    try:
+        stats = run_batch(inputs, out, options, batch_config, on_progress=on_progress)
+    except PagereaderError as exc:
+        if debug:
+            raise
+        console.print(f"[red]error[/red] {exc}", highlight=False)
+        raise typer.Exit(1) from None
+    finally:
+        if started:
+            disconnect()
+    summary = stats.summary()
+    console.print(stats.line(), highlight=False)
+    if summary["seconds_per_page"]:
+        console.print(_summary_table(summary))
+    console.print(
+        f"{stats.documents} documents parsed ({stats.partial} partial, {stats.failed} failed),"
+        f" {stats.skipped} already complete and skipped, {stats.pages} pages,"
+        f" {stats.pages_per_second:.2f} pages/s, {stats.cache_hits} pages reused",
+        highlight=False,
+    )
+    if stats.documents == 0 and stats.skipped:
+        console.print("nothing to parse: every document is complete in the manifest")
+    for uri, error in stats.failures:
+        console.print(f"[red]failed[/red] {uri}: {error}", highlight=False)
+    console.print(f"outputs in {out}/ (run manifest in {out}/_batch/)", highlight=False)
+    if stats.failed:
+        raise typer.Exit(1)

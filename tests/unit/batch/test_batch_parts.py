@@ -1,0 +1,147 @@
+"""The batch package's parts that need no Ray: inputs, names, ranges, manifest, percentiles,
+and the local exactly-once commit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pagereader.batch.inputs import iter_inputs
+from pagereader.batch.manifest import Manifest, Outcome, batch_options_digest
+from pagereader.batch.progress import BatchStats, percentile
+from pagereader.batch.storage import Destination
+from pagereader.batch.worker import page_ranges
+from pagereader.errors import InputError
+from pagereader.options import Options
+
+
+def _touch(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"%PDF-1.4\n")
+    return path
+
+
+def test_inputs_folders_globs_and_manifests(tmp_path: Path) -> None:
+    a = _touch(tmp_path / "docs" / "a.pdf")
+    b = _touch(tmp_path / "docs" / "sub" / "b.png")
+    _touch(tmp_path / "docs" / "notes.xyz")
+    c = _touch(tmp_path / "other" / "c.pdf")
+    listing = tmp_path / "list.txt"
+    listing.write_text("# a comment\nother/c.pdf\n\ns3://bucket/d.pdf\n", encoding="utf-8")
+    records = tmp_path / "list.jsonl"
+    records.write_text(json.dumps({"path": str(a)}) + "\n", encoding="utf-8")
+
+    assert [i.uri for i in iter_inputs([str(tmp_path / "docs")])] == [str(a), str(b)]
+    assert [i.uri for i in iter_inputs([str(tmp_path / "*" / "*.pdf")])] == [str(a), str(c)]
+    items = list(iter_inputs([str(records), str(listing)]))[:2]
+    assert [i.uri for i in items] == [str(a), str(c)]
+    remote = list(iter_inputs([str(listing)]))
+    assert remote[-1].is_remote and remote[-1].stem == "d" and remote[-1].suffix == ".pdf"
+
+
+def test_inputs_are_read_lazily(tmp_path: Path) -> None:
+    listing = tmp_path / "big.txt"
+    listing.write_text("one.pdf\n" * 1000 + "{broken\n", encoding="utf-8")
+    stream = iter_inputs([str(listing)])
+    assert next(stream).uri == str(tmp_path / "one.pdf")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"path": "x.pdf"}\nnot json\n', encoding="utf-8")
+    stream = iter_inputs([str(bad)])
+    assert next(stream).uri == str(tmp_path / "x.pdf")
+    with pytest.raises(InputError, match="line 2"):
+        next(stream)
+
+
+@pytest.mark.parametrize(
+    ("count", "per_task", "expected"),
+    [(7, 3, [(1, 3), (4, 6), (7, 7)]), (3, 3, [(1, 3)]), (1, 50, [(1, 1)])],
+)
+def test_page_ranges(count: int, per_task: int, expected: list[tuple[int, int]]) -> None:
+    assert page_ranges(count, per_task) == expected
+
+
+def test_percentile_nearest_rank() -> None:
+    values = [float(v) for v in range(1, 21)]
+    assert percentile(values, 0.5) == 10.0
+    assert percentile(values, 0.95) == 19.0
+    assert percentile([4.0], 0.95) == 4.0
+    assert percentile([], 0.5) == 0.0
+
+
+def test_manifest_names_resume_and_digest(tmp_path: Path) -> None:
+    manifest = Manifest(tmp_path / "m.sqlite")
+    options = Options()
+    digest = batch_options_digest(options)
+    assert manifest.name_for("/x/deck.pdf", "deck", ".pdf") == "deck"
+    assert manifest.name_for("/y/deck.pptx", "deck", ".pptx") == "deck-pptx"
+    assert manifest.name_for("/z/deck.pptx", "deck", ".pptx") == "deck-pptx-2"
+    assert manifest.name_for("/x/deck.pdf", "deck", ".pdf") == "deck"
+    assert not manifest.complete("/x/deck.pdf", digest)
+    manifest.record(Outcome(uri="/x/deck.pdf", name="deck", status="ok", pages=4), digest, "r1")
+    manifest.record(Outcome(uri="/y/deck.pptx", name="deck-pptx", status="failed"), digest, "r1")
+    assert manifest.complete("/x/deck.pdf", digest)
+    assert not manifest.complete("/y/deck.pptx", digest)
+    other = options.model_copy(update={"lang": "ko"})
+    assert batch_options_digest(other) != digest
+    assert not manifest.complete("/x/deck.pdf", batch_options_digest(other))
+    lines = [json.loads(line) for line in manifest.status_jsonl().decode().splitlines()]
+    assert [(r["name"], r["status"], r["pages"]) for r in lines] == [
+        ("deck", "ok", 4),
+        ("deck-pptx", "failed", 0),
+        ("deck-pptx-2", "pending", 0),
+    ]
+    manifest.close()
+
+
+def test_local_commit_replaces_whole_folders(tmp_path: Path) -> None:
+    destination = Destination(str(tmp_path / "out"))
+    first = destination.staging("doc")
+    (first / "document.md").write_text("one", encoding="utf-8")
+    (first / "old.txt").write_text("stale", encoding="utf-8")
+    destination.commit("doc", first)
+    assert destination.committed("doc") and not first.exists()
+    second = destination.staging("doc")
+    (second / "document.md").write_text("two", encoding="utf-8")
+    leftover = destination.staging("doc")
+    destination.commit("doc", second)
+    final = tmp_path / "out" / "doc"
+    assert sorted(p.name for p in final.iterdir()) == ["document.md"]
+    assert (final / "document.md").read_text(encoding="utf-8") == "two"
+    assert destination.clean_staging() == 1 and not leftover.exists()
+
+
+def test_stats_summary_by_class_and_failures() -> None:
+    stats = BatchStats()
+    digital = [0.5, 1.5, 1.0, 2.0]
+    stats.add(
+        Outcome(
+            uri="a.pdf",
+            name="a",
+            status="ok",
+            pages=2,
+            page_classes=(("digital", digital[0]), ("digital", digital[1])),
+        )
+    )
+    stats.add(
+        Outcome(
+            uri="b.pdf",
+            name="b",
+            status="partial",
+            pages=3,
+            cache_hits=1,
+            page_classes=(("digital", digital[2]), ("scan", 3.0), ("digital", digital[3])),
+        )
+    )
+    stats.add(Outcome(uri="c.pdf", name="c", status="failed", error="c.pdf: not a readable PDF"))
+    summary = stats.summary()
+    assert (summary["documents"], summary["failed"], summary["partial"]) == (3, 1, 1)
+    assert (summary["pages"], summary["duplicate_pages"]) == (5, 1)
+    ordered = sorted(digital)
+    assert summary["seconds_per_page"] == {
+        "digital": {"pages": 4, "p50": ordered[1], "p95": ordered[3]},
+        "scan": {"pages": 1, "p50": 3.0, "p95": 3.0},
+    }
+    assert summary["failures"] == [{"uri": "c.pdf", "error": "c.pdf: not a readable PDF"}]
+    assert "documents 3 done, 1 failed" in stats.line()
