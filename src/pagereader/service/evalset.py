@@ -3,8 +3,9 @@ case that ``pagereader eval`` reads (evaluate/cases.py, format ``manifest``).
 
 A page counts as checked when at least one of its blocks was approved or corrected, every block
 the verifier flagged on it was decided, and none was marked unreadable (its true text is then
-unknown). The reference is the page's plain text with the corrections applied, the same reading
-the evaluator scores (render.markdown.page_text).
+unknown). The reference is the page's plain text with the corrections applied
+(render.markdown.page_text), running headers and footers left out as document.md leaves them
+out, since that Markdown is what the evaluator scores.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from pagereader.service.jobs import FINISHED, JobStore
 from pagereader.types import PageResult
 
 logger = logging.getLogger(__name__)
+
+FURNITURE = frozenset({"header", "footer"})  # outside document.md, so outside the reference
 
 
 @dataclass(frozen=True)
@@ -85,7 +88,7 @@ def export_evalset(
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(upload, target)
         for page in pages:
-            text = page_text(page.blocks)
+            text = page_text([b for b in page.blocks if b.block.kind not in FURNITURE])
             reference = out / "refs" / f"{job.id}-p{page.index}.txt"
             reference.parent.mkdir(parents=True, exist_ok=True)
             reference.write_text(text + "\n", encoding="utf-8")
