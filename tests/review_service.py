@@ -17,7 +17,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from pagereader.engines.prompts import task_of_prompt
-from pagereader.options import OpenAIEngineOptions, Options
+from pagereader.options import DEFAULT_ROUTES, OpenAIEngineOptions, Options
 from pagereader.service.app import create_app
 from pagereader.service.auth import Principal, TokenStore
 from pagereader.service.engine_api import EmbeddedAnswerer, completion, serve_in_thread
@@ -56,7 +56,7 @@ def review_options(vlm_url: str) -> Options:
             "engines": {
                 "vlm": OpenAIEngineOptions(base_url=vlm_url, model="misread", timeout_s=120)
             },
-            "routes": {"scan.*": ["vlm"]},
+            "routes": {**DEFAULT_ROUTES, "scan.*": ["vlm"]},
             "verify": {"remedies": {"critical": ["review"]}},
         }
     )

@@ -25,7 +25,9 @@ CSP = (
 )
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
+    # same-origin, not no-referrer: under no-referrer a browser sends "Origin: null" with the
+    # UI's own form posts, which this guard must refuse
+    (b"referrer-policy", b"same-origin"),
     (b"content-security-policy", CSP.encode()),
     (b"x-frame-options", b"DENY"),
 ]
