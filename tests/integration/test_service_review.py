@@ -43,7 +43,9 @@ def _login(url: str, role: str) -> tuple[httpx.Client, str]:
     cookie = answer.headers["set-cookie"].lower()
     assert "httponly" in cookie and "samesite=strict" in cookie
     page = browser.get("/ui/")
-    assert page.status_code == 200
+    assert page.status_code == 200 and page.headers["x-content-type-options"] == "nosniff"
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+    assert all(tag.startswith("<script src=") for tag in re.findall(r"<script[^>]*>", page.text))
     match = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
     assert match, page.text
     return browser, match.group(1)
