@@ -60,7 +60,7 @@ def _keep(page: Page, name: str) -> None:
     page.screenshot(path=str(target))
     image = Image.open(target).convert("RGB")
     small = image.resize((image.width * 3 // 4, image.height * 3 // 4), Image.Resampling.LANCZOS)
-    small.quantize(96).save(target, optimize=True)
+    small.quantize(96, method=Image.Quantize.FASTOCTREE).save(target, optimize=True)
 
 
 def test_review_in_the_browser(tmp_path: Path, fixtures: Fixtures) -> None:

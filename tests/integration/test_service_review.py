@@ -140,6 +140,8 @@ def test_review_roles_provenance_restart_evalset_metrics(
                 ).status_code
                 == 403
             )
+            delete = browser.post(f"/ui/jobs/{job_id}/delete", data={"csrf_token": csrf})
+            assert delete.status_code == 403  # a reviewer deletes nothing
             accepted = browser.post(f"/ui/jobs/{job_id}/review", data={**form, "csrf_token": csrf})
             assert accepted.status_code == 303
             reader_browser, reader_csrf = _login(url, "reader")

@@ -156,6 +156,18 @@ def ui_router(service: Service, tokens: TokenStore, sessions: SessionStore) -> A
             return answer
         return RedirectResponse("/ui/", 303)
 
+    @router.post("/ui/jobs/{job_id}/delete", response_model=None)
+    async def delete(request: Request, job_id: str) -> Response:
+        session = session_of(request)
+        refused = form_refused(session, await request.form(), "admin")
+        if refused:
+            return refused
+        job, _cancelled = await service.delete(job_id)
+        if job is None:
+            return HTMLResponse(f"no job {job_id}", 404)
+        logger.info("job %s: deleted by %s", job_id, session.principal.name)
+        return RedirectResponse("/ui/", 303)
+
     @router.get("/ui/jobs/{job_id}", response_model=None)
     async def document(request: Request, job_id: str) -> Response:
         session = session_of(request)
