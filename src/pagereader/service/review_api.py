@@ -171,9 +171,15 @@ async def revert(service: Service, job_id: str, review_id: int, who: Principal) 
         doc = job_document(service, job_id)
         _, current = doc.block(target.page, target.block)
         review = service.reviews.add(
-            job_id, target.page, target.block, "revert", None, block_text(current), who.name,
+            job_id,
+            target.page,
+            target.block,
+            "revert",
+            None,
+            block_text(current),
+            who.name,
             who.role,
-        )  # fmt: skip
+        )
         await _regenerate(service, doc.job)
     logger.info("job %s: decision %d reverted by %s", job_id, review_id, who.name)
     return review
@@ -247,9 +253,12 @@ def review_router(service: Service) -> APIRouter:
             action, text = str(body["action"]), body.get("text")
         except (KeyError, TypeError, ValueError):
             return _error(
-                ReviewError(400, 'send JSON {"page", "block", "action", "text"?} (action: '
-                            "approve, edit or unreadable)")
-            )  # fmt: skip
+                ReviewError(
+                    400,
+                    'send JSON {"page", "block", "action", "text"?} (action: '
+                    "approve, edit or unreadable)",
+                )
+            )
         try:
             review = await decide(service, job_id, page, order, action, text, who)
         except ReviewError as exc:

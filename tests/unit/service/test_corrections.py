@@ -72,8 +72,16 @@ def test_edit_regenerates_outputs_with_provenance_and_revert_restores(tmp_path: 
     folder = _job_folder(tmp_path)
     pipeline_json = (folder / "document.json").read_text()
     store = ReviewStore(tmp_path / "reviews.sqlite")
-    edit = store.add("job1", 1, 2, "edit", "The tenant shall pay the rent.",
-                     "The tenant may pay the rent.", "rita", "reviewer")  # fmt: skip
+    edit = store.add(
+        "job1",
+        1,
+        2,
+        "edit",
+        "The tenant shall pay the rent.",
+        "The tenant may pay the rent.",
+        "rita",
+        "reviewer",
+    )
     regenerate(folder, store.current("job1"), mark_review=True, page_breaks=True)
 
     markdown = (folder / "document.md").read_text()

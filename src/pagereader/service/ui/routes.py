@@ -142,8 +142,15 @@ def ui_router(service: Service, tokens: TokenStore, sessions: SessionStore) -> A
         for job in reversed(service.store.list_jobs()):
             flagged = await asyncio.to_thread(service.flagged, job)
             open_flags = len(flagged - service.reviews.current(job.id).keys()) if flagged else 0
-            rows.append({"job": job, "flagged": len(flagged), "open": open_flags,
-                         "time": _duration(job), "finished": job.status in FINISHED})  # fmt: skip
+            rows.append(
+                {
+                    "job": job,
+                    "flagged": len(flagged),
+                    "open": open_flags,
+                    "time": _duration(job),
+                    "finished": job.status in FINISHED,
+                }
+            )
         return page(request, "jobs.html", session, rows=rows)
 
     @router.post("/ui/upload", response_model=None)
@@ -181,12 +188,14 @@ def ui_router(service: Service, tokens: TokenStore, sessions: SessionStore) -> A
             for block in sorted(page_result.blocks, key=lambda b: b.block.order):
                 key = (page_result.index, block.block.order)
                 original, _ = doc.block(*key)
-                blocks.append({
-                    "block": block,
-                    "css": verdict_class(original.verdict.action, key in doc.decisions),
-                    "verdict": original.verdict.action,
-                    "decision": doc.decisions.get(key),
-                })  # fmt: skip
+                blocks.append(
+                    {
+                        "block": block,
+                        "css": verdict_class(original.verdict.action, key in doc.decisions),
+                        "verdict": original.verdict.action,
+                        "decision": doc.decisions.get(key),
+                    }
+                )
             has_image = (Path(doc.job.output) / "pages" / f"{page_result.index:03d}.png").is_file()
             pages.append({"page": page_result, "blocks": blocks, "image": has_image})
         return page(request, "document.html", session, job=doc.job, pages=pages)
@@ -202,8 +211,9 @@ def ui_router(service: Service, tokens: TokenStore, sessions: SessionStore) -> A
         for entry in entries:
             entry["css"] = verdict_class(entry["verdict"], entry["decision"] is not None)
         can_review = session.principal.can("reviewer")
-        return page(request, "review.html", session, job=doc.job, entries=entries,
-                    can_review=can_review)  # fmt: skip
+        return page(
+            request, "review.html", session, job=doc.job, entries=entries, can_review=can_review
+        )
 
     @router.post("/ui/jobs/{job_id}/review", response_model=None)
     async def review_post(request: Request, job_id: str) -> Response:
@@ -215,8 +225,15 @@ def ui_router(service: Service, tokens: TokenStore, sessions: SessionStore) -> A
         try:
             page_number, order = int(str(form.get("page"))), int(str(form.get("block")))
             text = form.get("text")
-            await decide(service, job_id, page_number, order, str(form.get("action", "")),
-                         str(text) if text is not None else None, session.principal)  # fmt: skip
+            await decide(
+                service,
+                job_id,
+                page_number,
+                order,
+                str(form.get("action", "")),
+                str(text) if text is not None else None,
+                session.principal,
+            )
         except ValueError:
             return HTMLResponse("page and block must be numbers", 400)
         except ReviewError as exc:
