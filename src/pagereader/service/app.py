@@ -10,6 +10,7 @@ evalset are in review_api.py, ``/metrics`` in metrics.py.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -128,7 +129,9 @@ def create_app(
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics(_: Reader) -> Response:
-        return Response(service.metrics.exposition(), media_type=CONTENT_TYPE)
+        # the review queue reads finished jobs' outputs once each: off the event loop
+        data = await asyncio.to_thread(service.metrics.exposition)
+        return Response(data, media_type=CONTENT_TYPE)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
