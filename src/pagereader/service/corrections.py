@@ -2,7 +2,8 @@
 outputs regenerated with those decisions applied.
 
 Every decision is one row (who, when, the action, the new text and the text it replaced), never
-updated: the latest row of a block is its state, an admin's ``revert`` row undoes it. The
+updated nor deleted (not even with its job): the latest row of a block is its state, an admin's
+``revert`` row undoes it. The
 pipeline's own document.json is kept as ``document.original.json`` the first time a job is
 corrected, and document.md, document.json and review.md are always regenerated from it, so a
 re-run of the job (after a crash) gets the same corrections again.
@@ -140,10 +141,6 @@ class ReviewStore:
         with self._lock:
             rows = self._db.execute("SELECT DISTINCT job_id FROM reviews").fetchall()
         return [row[0] for row in rows]
-
-    def delete_job(self, job_id: str) -> None:
-        with self._lock:
-            self._db.execute("DELETE FROM reviews WHERE job_id=?", (job_id,))
 
     def close(self) -> None:
         with self._lock:

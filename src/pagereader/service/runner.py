@@ -231,7 +231,6 @@ class Service:
             task.cancel()
             await asyncio.wait([task], timeout=30)
         self.store.delete(job_id)
-        self.reviews.delete_job(job_id)
         self._flagged.pop(job_id, None)
         for folder in (Path(job.output), self.uploads / job_id):
             await asyncio.to_thread(shutil.rmtree, folder, True)
