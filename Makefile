@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 SYSTEM_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-tra tesseract-ocr-kor \
 	tesseract-ocr-osd libreoffice-impress libreoffice-writer fonts-arphic-uming fonts-nanum \
-	fonts-dejavu-core
+	fonts-dejavu-core chromium
 
 .PHONY: demo test test-fast install install-service install-test opencv-headless system-packages lint clean
 # the coverage of `make test` (src/pagereader, every test) may not fall below this
@@ -45,6 +45,7 @@ system-packages:
 	@missing=""; \
 	command -v tesseract >/dev/null 2>&1 || missing="yes"; \
 	command -v soffice >/dev/null 2>&1 || missing="yes"; \
+	command -v chromium >/dev/null 2>&1 || missing="yes"; \
 	fc-list 2>/dev/null | grep -qi uming || missing="yes"; \
 	fc-list 2>/dev/null | grep -qi nanum || missing="yes"; \
 	if [ -n "$$missing" ]; then \

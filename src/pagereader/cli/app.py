@@ -8,6 +8,7 @@ from pagereader.cli import plan
 from pagereader.cli.batch import batch_command
 from pagereader.cli.bench import bench_command
 from pagereader.cli.eval import eval_command, make_evalset_command
+from pagereader.cli.export_evalset import export_evalset_command
 from pagereader.cli.parse import parse_command
 from pagereader.cli.router_config import router_config_command
 from pagereader.cli.serve import serve_command
@@ -31,6 +32,7 @@ app.add_typer(plan.app, name="plan")
 app.command("eval")(eval_command)
 app.command("make-evalset")(make_evalset_command)
 app.command("bench")(bench_command)
+app.command("export-evalset")(export_evalset_command)
 
 
 def main() -> None:

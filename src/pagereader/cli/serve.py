@@ -32,6 +32,16 @@ def serve_command(
     docs: Annotated[
         bool, typer.Option(help="serve /docs and /openapi.json, behind the tokens")
     ] = False,
+    shutdown_grace: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            help="seconds running jobs may take to finish on SIGTERM; the rest are queued again",
+        ),
+    ] = 30,
+    log_format: Annotated[
+        str, typer.Option(help="text, or json (one object a line, with the job id)")
+    ] = "text",
     debug: Annotated[bool, typer.Option(help="debug logs")] = False,
 ) -> None:
     """Serve POST /v1/documents and GET /v1/jobs/{id}, .../document.md, .../document.json;
@@ -43,12 +53,13 @@ def serve_command(
     from pagereader.service.app import create_app
     from pagereader.service.auth import TokenStore, check_bind
     from pagereader.service.limits import MIB, ServiceLimits
+    from pagereader.service.logs import configure_logging
     from pagereader.settings import resolve_options, service_tokens
 
-    logging.basicConfig(
-        level=logging.DEBUG if debug else logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    if log_format not in ("text", "json"):
+        typer.echo("error: --log-format is text or json", err=True)
+        raise typer.Exit(2)
+    log_config = configure_logging(logging.DEBUG if debug else logging.INFO, log_format == "json")
     try:
         tokens = TokenStore.load(token_file, service_tokens())
         check_bind(host, tokens)
@@ -57,6 +68,7 @@ def serve_command(
             max_pages=max_pages,
             allowed_origins=tuple(allow_origin or ()),
             docs=docs,
+            shutdown_grace_s=shutdown_grace,
         )
         app = create_app(
             data_dir, resolve_options(config), workers=workers, limits=limits, tokens=tokens
@@ -69,4 +81,11 @@ def serve_command(
         logger.info("%d API token(s) loaded", len(tokens))
     else:
         logger.warning("no API tokens: every local user and program may read and delete jobs")
-    uvicorn.run(app, host=host, port=port, log_level="debug" if debug else "info")
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="debug" if debug else "info",
+        log_config=log_config,
+        proxy_headers=True,
+    )

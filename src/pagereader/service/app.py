@@ -3,12 +3,14 @@
 Layout of ``data_dir``: ``jobs.sqlite`` (the job store), ``cache.sqlite`` (finished pages, so a
 file uploaded again costs nothing), ``uploads/<id>/<name>`` and ``jobs/<id>/`` (the outputs).
 Every route but ``/healthz`` needs a token of the right role once tokens are configured
-(auth.py); cross-origin browser requests are refused (origin.py); uploads are limited while
-they stream in (uploads.py).
+(auth.py), or the web UI's session cookie (sessions.py, ui/); cross-origin browser requests are
+refused (origin.py); uploads are limited while they stream in (uploads.py). Reviews and the
+evalset are in review_api.py, ``/metrics`` in metrics.py.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,16 +19,20 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException
 
 from pagereader.options import Options
-from pagereader.service.auth import Principal, TokenStore, require
-from pagereader.service.jobs import FINISHED, JOB_STATUSES, Job, new_job_id
+from pagereader.service.auth import ANONYMOUS, Principal, TokenStore, require
+from pagereader.service.jobs import FINISHED, JOB_STATUSES, Job
 from pagereader.service.limits import ServiceLimits
+from pagereader.service.metrics import CONTENT_TYPE
 from pagereader.service.origin import OriginGuard
+from pagereader.service.review_api import review_router
 from pagereader.service.runner import Service
-from pagereader.service.uploads import UploadRefused, check_image_pixels, receive_upload
+from pagereader.service.sessions import COOKIE, SessionStore
+from pagereader.service.submit import error_response, submit_upload
+from pagereader.service.ui.routes import LoginRequired, static_files, ui_router
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +41,7 @@ OUTPUT_FILES = {
     "document.md": "text/markdown; charset=utf-8",
     "timings.json": "application/json",
     "review.md": "text/markdown; charset=utf-8",
+    "document.original.json": "application/json",
 }
 Reader = Annotated[Principal, Depends(require("reader"))]
 Reviewer = Annotated[Principal, Depends(require("reviewer"))]
@@ -42,7 +49,7 @@ Admin = Annotated[Principal, Depends(require("admin"))]
 
 
 def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+    return error_response(status, message)
 
 
 def job_json(job: Job) -> dict[str, Any]:
@@ -58,45 +65,6 @@ def job_json(job: Job) -> dict[str, Any]:
         "created": job.created,
         "finished": job.finished,
     }
-
-
-async def _submit(service: Service, request: Request) -> JSONResponse:
-    """Store a streamed upload and queue its job."""
-    job_id = new_job_id()
-    folder = service.uploads / job_id
-
-    def make_folder() -> Path:
-        folder.mkdir(parents=True)
-        return folder
-
-    limits = service.limits
-    try:
-        stored = await receive_upload(
-            dict(request.headers),
-            request.stream(),
-            make_folder,
-            limits.max_upload_bytes,
-            limits.max_field_bytes,
-        )
-        try:
-            check_image_pixels(stored.path, stored.name, service.options.render.max_image_pixels)
-        except UploadRefused:
-            stored.path.unlink(missing_ok=True)
-            folder.rmdir()
-            raise
-    except UploadRefused as exc:
-        answer = _error(exc.status, exc.message)
-        if exc.status == 413:
-            answer.headers["Connection"] = "close"  # do not read the rest of a huge body
-        return answer
-    job = service.store.create(job_id, stored.name, stored.sha256, service.outputs / job_id)
-    service.notify()
-    logger.info("job %s: queued %s (%d bytes)", job.id, job.file_name, stored.size)
-    return JSONResponse(
-        {"id": job.id, "status": job.status, "file": job.file_name},
-        status_code=202,
-        headers={"Location": f"/v1/jobs/{job.id}"},
-    )
 
 
 def _output(service: Service, job_id: str, relative: str, media_type: str) -> Any:
@@ -123,6 +91,7 @@ def create_app(
     limits = limits or ServiceLimits()
     tokens = tokens or TokenStore()
     service = Service(Path(data_dir), options, workers, limits)
+    sessions = SessionStore(Path(data_dir) / "sessions.sqlite")
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -130,18 +99,39 @@ def create_app(
         try:
             yield
         finally:
-            await service.stop()
+            await service.stop(limits.shutdown_grace_s)
+            sessions.close()
 
     app = FastAPI(
         title="pagereader", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
     )
     app.state.service = service
     app.state.tokens = tokens
+    app.state.sessions = sessions
     app.add_middleware(OriginGuard, allowed_origins=limits.allowed_origins, open_api=not tokens)
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(LoginRequired)
+    async def login_required(request: Request, _: LoginRequired) -> Response:
+        if tokens:
+            return RedirectResponse("/ui/login", 303)
+        session_id, _session = sessions.create(ANONYMOUS)  # an open service needs no login
+        answer = RedirectResponse(str(request.url.path), 303)
+        answer.set_cookie(COOKIE, session_id, httponly=True, samesite="strict", path="/")
+        return answer
+
+    app.include_router(review_router(service))
+    app.include_router(ui_router(service, tokens, sessions))
+    app.mount("/ui/static", static_files(), name="static")
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics(_: Reader) -> Response:
+        # the review queue reads finished jobs' outputs once each: off the event loop
+        data = await asyncio.to_thread(service.metrics.exposition)
+        return Response(data, media_type=CONTENT_TYPE)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
@@ -150,7 +140,7 @@ def create_app(
 
     @app.post("/v1/documents", status_code=202)
     async def submit(request: Request, _: Reviewer) -> JSONResponse:
-        return await _submit(service, request)
+        return await submit_upload(service, request)
 
     @app.get("/v1/jobs", response_model=None)
     async def list_jobs(_: Reader, status: str | None = None) -> dict[str, Any] | JSONResponse:

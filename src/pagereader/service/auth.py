@@ -112,6 +112,12 @@ class TokenStore:
             store._entries += cls.parse(env_value, "PAGEREADER_TOKENS")._entries
         return store
 
+    def knows(self, principal: Principal) -> bool:
+        """Whether a loaded token still has this name and role (checks browser sessions)."""
+        return any(p == principal for p, _ in self._entries) or (
+            not self and principal == ANONYMOUS
+        )
+
     def lookup(self, token: str) -> Principal | None:
         """The principal of a presented token; every entry is compared, match or not."""
         presented = _digest(token)
@@ -136,12 +142,35 @@ class TokenStore:
         return principal
 
 
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+COOKIE = "pagereader_session"
+CSRF_HEADER = "x-csrf-token"
+
+
+def caller(request: Request) -> Principal:
+    """Who makes a request: the bearer token when one is sent, else the browser session of the
+    web UI (whose state-changing requests must carry its CSRF token), else the open service's
+    anonymous admin (or 401 when tokens are configured)."""
+    tokens: TokenStore = request.app.state.tokens
+    authorization = request.headers.get("authorization")
+    sessions = getattr(request.app.state, "sessions", None)
+    if authorization is None and sessions is not None:
+        session = sessions.get(request.cookies.get(COOKIE))
+        if session is not None and tokens.knows(session.principal):
+            if request.method not in SAFE_METHODS and not session.csrf_ok(
+                request.headers.get(CSRF_HEADER)
+            ):
+                raise HTTPException(403, "the CSRF token is missing or wrong; reload the page")
+            principal: Principal = session.principal
+            return principal
+    return tokens.authenticate(authorization)
+
+
 def require(role: Role) -> Callable[[Request], Awaitable[Principal]]:
     """A FastAPI dependency: the caller, who must hold ``role`` or a higher one (else 403)."""
 
     async def dependency(request: Request) -> Principal:
-        tokens: TokenStore = request.app.state.tokens
-        principal = tokens.authenticate(request.headers.get("authorization"))
+        principal = caller(request)
         if not principal.can(role):
             raise HTTPException(
                 403, f"{principal.name} is a {principal.role}; this needs the {role} role"

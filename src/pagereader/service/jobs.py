@@ -74,7 +74,9 @@ def _now() -> str:
 class JobStore:
     """Jobs in one SQLite file; every method is safe to call from any thread."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, requeue: bool = True) -> None:
+        """Open (or create) the store; ``requeue`` puts jobs a dead process left running back in
+        the queue (only the server may, never a tool reading the store beside it)."""
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._lock = threading.Lock()
@@ -84,7 +86,7 @@ class JobStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA busy_timeout=5000")
             self._db.executescript(_SCHEMA)
-        self.requeued = self._requeue_running()
+        self.requeued = self._requeue_running() if requeue else 0
 
     def _execute(self, sql: str, params: tuple[object, ...] = ()) -> list[sqlite3.Row]:
         with self._lock:
@@ -136,6 +138,18 @@ class JobStore:
 
     def page_done(self, job_id: str) -> None:
         self._execute("UPDATE jobs SET pages_done=pages_done+1 WHERE id=?", (job_id,))
+
+    def requeue(self, job_id: str) -> None:
+        """Put a running job back in the queue (a stop that could not wait for it)."""
+        self._execute(
+            "UPDATE jobs SET status='queued', pages_done=0 WHERE id=? AND status='running'",
+            (job_id,),
+        )
+
+    def counts(self) -> dict[str, int]:
+        """How many jobs have each status."""
+        rows = self._execute("SELECT status, COUNT(*) FROM jobs GROUP BY status")
+        return {status: 0 for status in JOB_STATUSES} | {row[0]: int(row[1]) for row in rows}
 
     def finish(self, job_id: str, status: JobStatus, errors: list[str]) -> None:
         """Record the outcome of a job."""

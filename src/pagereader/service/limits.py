@@ -23,4 +23,10 @@ class ServiceLimits(BaseModel):
     allowed_origins: tuple[str, ...] = Field(
         (), description="browser origins allowed to call the API (CORS); none by default"
     )
+    shutdown_grace_s: float = Field(
+        30.0,
+        ge=0,
+        description="on SIGTERM, how long running jobs may take to finish before "
+        "they are stopped and queued again",
+    )
     docs: bool = Field(False, description="serve /docs and /openapi.json (behind the tokens)")

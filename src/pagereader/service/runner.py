@@ -18,8 +18,11 @@ from pagereader.context import ProgressEvent
 from pagereader.errors import InputError, PagereaderError, PasswordRequiredError
 from pagereader.options import Options
 from pagereader.pipeline import aparse_to_folder, make_context
+from pagereader.service.corrections import ReviewStore, load_original, regenerate
 from pagereader.service.jobs import FINISHED, Job, JobStore
 from pagereader.service.limits import ServiceLimits
+from pagereader.service.logs import job_context
+from pagereader.service.metrics import ServiceMetrics
 from pagereader.types import DocumentResult, ErrorItem
 
 logger = logging.getLogger(__name__)
@@ -48,11 +51,16 @@ class Service:
         self.outputs = data_dir / "jobs"
         self.store = JobStore(data_dir / "jobs.sqlite")
         self.cache = PageCache(data_dir / "cache.sqlite")
+        self.reviews = ReviewStore(data_dir / "reviews.sqlite")
+        self.metrics = ServiceMetrics(self.store.counts, self.review_queue_length)
+        self._flagged: dict[str, frozenset[tuple[int, int]]] = {}
+        self.review_lock = asyncio.Lock()  # one regeneration of a job's outputs at a time
         self.ctx = make_context(options, on_event=self._on_event)
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._running: dict[str, asyncio.Task[None]] = {}
         self._cancelled: set[str] = set()
+        self._stopping = False
         if self.store.requeued:
             logger.warning("re-queued %d interrupted job(s)", self.store.requeued)
         self._sweep()
@@ -95,22 +103,38 @@ class Service:
         self._tasks = [asyncio.create_task(self._work()) for _ in range(self.workers)]
         self._wake.set()
 
-    async def stop(self) -> None:
-        """Stop the workers (an interrupted job is re-queued at the next start) and close."""
-        for task in [*self._tasks, *self._running.values()]:
+    async def stop(self, grace_s: float = 0.0) -> None:
+        """Stop: take no new job, give running ones ``grace_s`` to finish, then cancel the
+        rest and put them back in the queue (the next start parses them again), and close."""
+        self._stopping = True
+        running = dict(self._running)
+        if running and grace_s > 0:
+            logger.info("waiting up to %.0f s for %d running job(s)", grace_s, len(running))
+            await asyncio.wait(running.values(), timeout=grace_s)
+        for job_id, task in running.items():
+            if not task.done():
+                task.cancel()
+                self._cancelled.add(job_id)
+        for task in self._tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, *self._running.values(), return_exceptions=True)
+        await asyncio.gather(*self._tasks, *running.values(), return_exceptions=True)
+        for job_id in running:
+            job = self.store.get(job_id)
+            if job is not None and job.status == "running":
+                self.store.requeue(job_id)
+                logger.warning("job %s: stopped before it finished; queued again", job_id)
         await asyncio.gather(
             *(engine.aclose() for engine in self.ctx.engines.values()), return_exceptions=True
         )
         self.cache.close()
+        self.reviews.close()
         self.store.close()
 
     def notify(self) -> None:
         self._wake.set()
 
     async def _work(self) -> None:
-        while True:
+        while not self._stopping:
             job = self.store.claim()
             if job is None:
                 self._wake.clear()
@@ -131,6 +155,10 @@ class Service:
                 self._cancelled.discard(job.id)
 
     async def _run(self, job: Job) -> None:
+        with job_context(job.id):
+            await self._parse(job)
+
+    async def _parse(self, job: Job) -> None:
         folder = Path(job.output)
         logger.info("job %s: parsing %s", job.id, job.file_name)
         try:
@@ -148,9 +176,37 @@ class Service:
             self._finish(job, result)
 
     def _finish(self, job: Job, result: DocumentResult) -> None:
+        self.metrics.observe(result)
+        self._flagged[job.id] = flagged_blocks(result)
+        decided = self.reviews.current(job.id)
+        if decided:
+            regenerate(Path(job.output), decided, *self.render_flags())
+            logger.info("job %s: %d decision(s) of reviewers applied again", job.id, len(decided))
         lines = [self._line(job, item) for item in result.errors]
         self.store.finish(job.id, result.status, lines)
         logger.info("job %s: %s, %d page(s)", job.id, result.status, len(result.pages))
+
+    def render_flags(self) -> tuple[bool, bool]:
+        """(mark_review, page_breaks): how this service writes document.md."""
+        return self.options.verify.mark_review, self.options.output.markdown_page_breaks
+
+    def flagged(self, job: Job) -> frozenset[tuple[int, int]]:
+        """(page, block) of every block the verifier flagged in a finished job."""
+        if job.id not in self._flagged:
+            result = load_original(Path(job.output)) if job.status in FINISHED else None
+            if result is None:
+                return frozenset()
+            self._flagged[job.id] = flagged_blocks(result)
+        return self._flagged[job.id]
+
+    def review_queue_length(self) -> int:
+        """Flagged blocks of finished jobs that no reviewer has decided yet."""
+        total = 0
+        for job in self.store.list_jobs():
+            flagged = self.flagged(job)
+            if flagged:
+                total += len(flagged - self.reviews.current(job.id).keys())
+        return total
 
     def _line(self, job: Job, item: ErrorItem) -> str:
         """An error line naming the uploaded file, not the server's copy of it, with hints that
@@ -175,6 +231,17 @@ class Service:
             task.cancel()
             await asyncio.wait([task], timeout=30)
         self.store.delete(job_id)
+        self._flagged.pop(job_id, None)
         for folder in (Path(job.output), self.uploads / job_id):
             await asyncio.to_thread(shutil.rmtree, folder, True)
         return job, cancelled
+
+
+def flagged_blocks(result: DocumentResult) -> frozenset[tuple[int, int]]:
+    """(page, block) of the blocks the verifier kept but flagged for a person."""
+    return frozenset(
+        (page.index, block.block.order)
+        for page in result.pages
+        for block in page.blocks
+        if block.verdict.action == "review"
+    )

@@ -1,0 +1,30 @@
+"""``pagereader export-evalset``: the pages reviewers checked in a service's data folder, as a
+manifest.jsonl evalset that ``pagereader eval`` scores."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def export_evalset_command(
+    out: Annotated[
+        Path, typer.Argument(help="folder to write manifest.jsonl, files/ and refs/ to")
+    ],
+    data_dir: Annotated[
+        Path, typer.Option(help="the service's data folder (as given to pagereader serve)")
+    ] = Path("pagereader-data"),
+) -> None:
+    """Write every page a reviewer approved or corrected as an eval case (the corrected text is
+    the reference); safe to run beside a running server."""
+    from pagereader.errors import PagereaderError
+    from pagereader.service.evalset import export_data_dir
+
+    try:
+        summary = export_data_dir(data_dir, out)
+    except PagereaderError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"{summary.cases} page(s) from {summary.jobs} job(s) -> {out / 'manifest.jsonl'}")

@@ -1,0 +1,250 @@
+"""What people decided about blocks: an append-only audit trail in SQLite, and the job's
+outputs regenerated with those decisions applied.
+
+Every decision is one row (who, when, the action, the new text and the text it replaced), never
+updated nor deleted (not even with its job): the latest row of a block is its state, an admin's
+``revert`` row undoes it. The
+pipeline's own document.json is kept as ``document.original.json`` the first time a job is
+corrected, and document.md, document.json and review.md are always regenerated from it, so a
+re-run of the job (after a crash) gets the same corrections again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from pagereader.render.json import document_json
+from pagereader.render.markdown import document_markdown, page_markdown
+from pagereader.render.review import review_markdown
+from pagereader.types import BlockResult, DocumentResult, PageResult, Verdict
+
+ReviewAction = Literal["approve", "edit", "unreadable", "revert"]
+REVIEW_ACTIONS: tuple[str, ...] = get_args(ReviewAction)
+UNREADABLE_TEXT = "[unclear]"
+ORIGINAL_JSON = "document.original.json"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS reviews (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    job_id TEXT NOT NULL,
+    page INTEGER NOT NULL,
+    block INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    text TEXT,
+    original TEXT NOT NULL,
+    who TEXT NOT NULL,
+    role TEXT NOT NULL,
+    at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS reviews_job ON reviews (job_id, page, block, id);
+"""
+
+
+@dataclass(frozen=True)
+class Review:
+    """One row of the audit trail."""
+
+    id: int
+    job_id: str
+    page: int
+    block: int
+    action: ReviewAction
+    text: str | None
+    original: str
+    who: str
+    role: str
+    at: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "page": self.page,
+            "block": self.block,
+            "action": self.action,
+            "text": self.text,
+            "original": self.original,
+            "who": self.who,
+            "role": self.role,
+            "at": self.at,
+        }
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class ReviewStore:
+    """The audit trail in one SQLite file; safe to call from any thread."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.row_factory = sqlite3.Row
+        with self._lock:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA busy_timeout=5000")
+            self._db.executescript(_SCHEMA)
+
+    def add(
+        self,
+        job_id: str,
+        page: int,
+        block: int,
+        action: ReviewAction,
+        text: str | None,
+        original: str,
+        who: str,
+        role: str,
+    ) -> Review:
+        """Append one decision."""
+        with self._lock:
+            row = self._db.execute(
+                "INSERT INTO reviews (job_id, page, block, action, text, original, who, role, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                (job_id, page, block, action, text, original, who, role, now()),
+            ).fetchone()
+        return Review(**dict(row))
+
+    def trail(self, job_id: str | None = None) -> list[Review]:
+        """Every decision, oldest first (of one job, or of all)."""
+        with self._lock:
+            if job_id is None:
+                rows = self._db.execute("SELECT * FROM reviews ORDER BY id").fetchall()
+            else:
+                rows = self._db.execute(
+                    "SELECT * FROM reviews WHERE job_id=? ORDER BY id", (job_id,)
+                ).fetchall()
+        return [Review(**dict(row)) for row in rows]
+
+    def get(self, review_id: int) -> Review | None:
+        with self._lock:
+            row = self._db.execute("SELECT * FROM reviews WHERE id=?", (review_id,)).fetchone()
+        return Review(**dict(row)) if row else None
+
+    def current(self, job_id: str) -> dict[tuple[int, int], Review]:
+        """The state of each decided block: its latest row, reverted blocks left out."""
+        latest: dict[tuple[int, int], Review] = {}
+        for review in self.trail(job_id):
+            latest[(review.page, review.block)] = review
+        return {key: r for key, r in latest.items() if r.action != "revert"}
+
+    def job_ids(self) -> list[str]:
+        with self._lock:
+            rows = self._db.execute("SELECT DISTINCT job_id FROM reviews").fetchall()
+        return [row[0] for row in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def block_text(block: BlockResult) -> str:
+    """The text a person sees and edits for a block (a table's HTML when it has no text)."""
+    return block.text or block.html or ""
+
+
+def load_original(folder: Path) -> DocumentResult | None:
+    """The pipeline's result of a finished job (None when the job wrote none)."""
+    for name in (ORIGINAL_JSON, "document.json"):
+        path = folder / name
+        if path.is_file():
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return DocumentResult.model_validate(data)
+    return None
+
+
+def _decided(block: BlockResult, review: Review) -> BlockResult:
+    """A block with a person's decision applied; its verdict no longer asks for review."""
+    update: dict[str, Any] = {"verdict": Verdict(action="accept")}
+    if review.action == "edit":
+        update.update(text=review.text or "", html=None)
+    elif review.action == "unreadable":
+        update.update(text=UNREADABLE_TEXT, html=None)
+    return block.model_copy(update=update)
+
+
+def apply_reviews(
+    result: DocumentResult,
+    reviews: dict[tuple[int, int], Review],
+    mark_review: bool,
+    page_breaks: bool,
+) -> DocumentResult:
+    """The document with every decision applied and its Markdown rebuilt."""
+    pages: list[PageResult] = []
+    for page in result.pages:
+        blocks = tuple(
+            _decided(b, reviews[(page.index, b.block.order)])
+            if (page.index, b.block.order) in reviews
+            else b
+            for b in page.blocks
+        )
+        if blocks == page.blocks:
+            pages.append(page)
+            continue
+        markdown = page_markdown(blocks, page.notes, mark_review)
+        pages.append(page.model_copy(update={"blocks": blocks, "markdown": markdown}))
+    return result.model_copy(
+        update={"pages": tuple(pages), "markdown": document_markdown(pages, page_breaks)}
+    )
+
+
+def _provenance(review: Review) -> dict[str, Any]:
+    if review.action == "approve":
+        return {"approved_by": review.who, "approved_at": review.at}
+    return {
+        "corrected_by": review.who,
+        "corrected_at": review.at,
+        "correction": review.action,
+        "original": review.original,
+    }
+
+
+def corrected_json(
+    original: DocumentResult, corrected: DocumentResult, reviews: dict[tuple[int, int], Review]
+) -> dict[str, Any]:
+    """document.json of the corrected document: each decided block keeps the verifier's own
+    verdict and says who decided what, and what the text was before."""
+    data = document_json(corrected)
+    for page_data, page in zip(data["pages"], original.pages, strict=True):
+        for block_data, block in zip(page_data["blocks"], page.blocks, strict=True):
+            review = reviews.get((page.index, block.block.order))
+            if review is not None:
+                block_data["verdict"] = block.verdict.model_dump(mode="json")
+                block_data.update(_provenance(review))
+    return data
+
+
+def _write(path: Path, text: str) -> None:
+    """Write through a temporary file and a rename, so a reader never sees half a file."""
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def regenerate(
+    folder: Path, reviews: dict[tuple[int, int], Review], mark_review: bool, page_breaks: bool
+) -> DocumentResult | None:
+    """Rewrite document.md, document.json and review.md of a finished job from its original
+    result and the decisions; returns the corrected result (None without outputs)."""
+    if not (folder / "document.json").is_file():
+        return None
+    original_path = folder / ORIGINAL_JSON
+    if not original_path.is_file():
+        shutil.copyfile(folder / "document.json", original_path)
+    original = load_original(folder)
+    assert original is not None
+    corrected = apply_reviews(original, reviews, mark_review, page_breaks)
+    data = corrected_json(original, corrected, reviews)
+    _write(folder / "document.json", json.dumps(data, ensure_ascii=False, indent=2))
+    _write(folder / "document.md", corrected.markdown)
+    _write(folder / "review.md", review_markdown(corrected))
+    return corrected

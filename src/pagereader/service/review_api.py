@@ -1,0 +1,302 @@
+"""The review API: a job's blocks with their verdicts, a reviewer's decisions on them, the audit
+trail, block crops, and the evalset made of what people checked.
+
+Decisions need a finished job; each one is appended to the trail and the job's document.md,
+document.json and review.md are regenerated at once (service/corrections.py). Only a reviewer
+decides; only an admin reverts a decision.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import shutil
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse, Response
+from PIL import Image
+
+from pagereader.service.auth import Principal, require
+from pagereader.service.corrections import (
+    REVIEW_ACTIONS,
+    Review,
+    apply_reviews,
+    block_text,
+    load_original,
+    regenerate,
+)
+from pagereader.service.evalset import export_evalset
+from pagereader.service.jobs import FINISHED, Job
+from pagereader.service.runner import Service
+from pagereader.types import BlockResult, DocumentResult
+
+logger = logging.getLogger(__name__)
+
+Reader = Annotated[Principal, Depends(require("reader"))]
+Reviewer = Annotated[Principal, Depends(require("reviewer"))]
+Admin = Annotated[Principal, Depends(require("admin"))]
+CROP_MARGIN = 6
+MAX_TEXT_CHARS = 100_000
+_VERDICT_RANK = {"review": 0, "retry": 1, "escalate": 1, "fallback": 1, "accept": 2}
+
+
+class ReviewError(Exception):
+    """A decision or lookup the service refuses; ``status`` is the HTTP answer."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(frozen=True)
+class JobDocument:
+    """A finished job's result as the pipeline wrote it, and as corrected by people."""
+
+    job: Job
+    original: DocumentResult
+    corrected: DocumentResult
+    decisions: dict[tuple[int, int], Review]
+
+    def block(self, page: int, order: int) -> tuple[BlockResult, BlockResult]:
+        """(original, corrected) of one block; ReviewError 404 when it does not exist."""
+        for old_page, new_page in zip(self.original.pages, self.corrected.pages, strict=True):
+            if old_page.index != page:
+                continue
+            for old, new in zip(old_page.blocks, new_page.blocks, strict=True):
+                if old.block.order == order:
+                    return old, new
+        raise ReviewError(404, f"job {self.job.id} has no block {order} on page {page}")
+
+
+def job_document(service: Service, job_id: str) -> JobDocument:
+    """The finished job's document; ReviewError 404 unknown, 409 unfinished or without output."""
+    job = service.store.get(job_id)
+    if job is None:
+        raise ReviewError(404, f"no job {job_id}")
+    if job.status not in FINISHED:
+        raise ReviewError(409, f"job {job_id} is {job.status}; try again when it has finished")
+    original = load_original(Path(job.output))
+    if original is None:
+        raise ReviewError(409, f"job {job_id} has no document to review ({job.status})")
+    decisions = service.reviews.current(job_id)
+    mark, breaks = service.render_flags()
+    corrected = apply_reviews(original, decisions, mark, breaks)
+    return JobDocument(job, original, corrected, decisions)
+
+
+def reference_of(block: BlockResult) -> tuple[str, str]:
+    """(text, source) the layout found inside the block: the text layer on digital pages, the
+    page's OCR lines on scans; empty when the block had none."""
+    text = "\n".join(line.text for line in block.block.lines if line.text.strip())
+    return text, block.block.source if text else ""
+
+
+def block_entries(doc: JobDocument) -> list[dict[str, Any]]:
+    """Every block, flagged ones first, then those corrected automatically, then the rest."""
+    entries: list[dict[str, Any]] = []
+    for old_page, new_page in zip(doc.original.pages, doc.corrected.pages, strict=True):
+        for old, new in zip(old_page.blocks, new_page.blocks, strict=True):
+            key = (old_page.index, old.block.order)
+            reference, source = reference_of(old)
+            decision = doc.decisions.get(key)
+            entries.append(
+                {
+                    "page": old_page.index,
+                    "block": old.block.order,
+                    "kind": old.block.kind,
+                    "bbox": list(old.block.bbox),
+                    "verdict": old.verdict.action,
+                    "findings": [f.message for f in old.verdict.findings if f.severity != "info"],
+                    "remedies": [f.message for f in old.verdict.findings if f.check == "remedy"],
+                    "engine": old.engine,
+                    "text": block_text(new),
+                    "answer": block_text(old),
+                    "reference": reference,
+                    "reference_source": source,
+                    "decision": decision.as_json() if decision else None,
+                }
+            )
+    entries.sort(key=lambda e: (_VERDICT_RANK.get(e["verdict"], 1), e["page"], e["block"]))
+    return entries
+
+
+async def decide(
+    service: Service,
+    job_id: str,
+    page: int,
+    order: int,
+    action: str,
+    text: str | None,
+    who: Principal,
+) -> Review:
+    """Record a reviewer's decision on a block and regenerate the job's outputs."""
+    if action not in REVIEW_ACTIONS or action == "revert":
+        choices = ", ".join(a for a in REVIEW_ACTIONS if a != "revert")
+        raise ReviewError(400, f"unknown action {action!r}; use one of {choices}")
+    if action == "edit" and (text is None or not text.strip()):
+        raise ReviewError(400, "an edit needs the corrected text")
+    if text is not None and len(text) > MAX_TEXT_CHARS:
+        raise ReviewError(413, f"the text is longer than {MAX_TEXT_CHARS} characters")
+    async with service.review_lock:
+        doc = job_document(service, job_id)
+        _, current = doc.block(page, order)
+        review = service.reviews.add(
+            job_id,
+            page,
+            order,
+            action,  # type: ignore[arg-type]
+            text.replace("\r\n", "\n") if action == "edit" and text else None,
+            block_text(current),
+            who.name,
+            who.role,
+        )
+        await _regenerate(service, doc.job)
+    logger.info("job %s: page %d block %d %s by %s", job_id, page, order, action, who.name)
+    return review
+
+
+async def revert(service: Service, job_id: str, review_id: int, who: Principal) -> Review:
+    """Undo a decision (the trail keeps both rows) and regenerate the outputs."""
+    async with service.review_lock:
+        target = service.reviews.get(review_id)
+        if target is None or target.job_id != job_id:
+            raise ReviewError(404, f"job {job_id} has no decision {review_id}")
+        doc = job_document(service, job_id)
+        _, current = doc.block(target.page, target.block)
+        review = service.reviews.add(
+            job_id,
+            target.page,
+            target.block,
+            "revert",
+            None,
+            block_text(current),
+            who.name,
+            who.role,
+        )
+        await _regenerate(service, doc.job)
+    logger.info("job %s: decision %d reverted by %s", job_id, review_id, who.name)
+    return review
+
+
+async def _regenerate(service: Service, job: Job) -> None:
+    decisions = service.reviews.current(job.id)
+    await asyncio.to_thread(regenerate, Path(job.output), decisions, *service.render_flags())
+
+
+def crop_png(service: Service, job_id: str, page: int, order: int) -> bytes:
+    """The block cut out of the page picture, a few pixels around it."""
+    doc = job_document(service, job_id)
+    block, _ = doc.block(page, order)
+    page_result = next(p for p in doc.original.pages if p.index == page)
+    path = Path(doc.job.output) / "pages" / f"{page:03d}.png"
+    if not path.is_file():
+        raise ReviewError(404, f"job {job_id} has no picture of page {page}")
+    with Image.open(path) as image:
+        k = image.width / max(1.0, page_result.width)
+        x0, y0, x1, y1 = block.block.bbox
+        box = (
+            max(0, int(x0 * k) - CROP_MARGIN),
+            max(0, int(y0 * k) - CROP_MARGIN),
+            min(image.width, int(x1 * k) + CROP_MARGIN),
+            min(image.height, int(y1 * k) + CROP_MARGIN),
+        )
+        buffer = io.BytesIO()
+        image.convert("RGB").crop(box).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def evalset_zip(service: Service) -> tuple[bytes, int]:
+    """The exported evalset as a zip (manifest.jsonl, files/, refs/) and its case count."""
+    folder = Path(tempfile.mkdtemp(prefix="evalset-"))
+    try:
+        summary = export_evalset(service.store, service.reviews, service.uploads, folder)
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for path in sorted(folder.rglob("*")):
+                if path.is_file():
+                    archive.write(path, f"evalset/{path.relative_to(folder).as_posix()}")
+        return buffer.getvalue(), summary.cases
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _error(exc: ReviewError) -> JSONResponse:
+    return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+
+def review_router(service: Service) -> APIRouter:
+    """The routes above, for the app to include."""
+    router = APIRouter()
+
+    @router.get("/v1/jobs/{job_id}/blocks", response_model=None)
+    async def blocks(job_id: str, _: Reader) -> Any:
+        try:
+            doc = await asyncio.to_thread(job_document, service, job_id)
+        except ReviewError as exc:
+            return _error(exc)
+        return {"job": job_id, "blocks": block_entries(doc)}
+
+    @router.post("/v1/jobs/{job_id}/reviews", status_code=201, response_model=None)
+    async def add_review(job_id: str, request: Request, who: Reviewer) -> Any:
+        try:
+            body = await request.json()
+            if not isinstance(body, dict):
+                raise ValueError("not an object")
+            page, order = int(body["page"]), int(body["block"])
+            action, text = str(body["action"]), body.get("text")
+        except (KeyError, TypeError, ValueError):
+            return _error(
+                ReviewError(
+                    400,
+                    'send JSON {"page", "block", "action", "text"?} (action: '
+                    "approve, edit or unreadable)",
+                )
+            )
+        try:
+            review = await decide(service, job_id, page, order, action, text, who)
+        except ReviewError as exc:
+            return _error(exc)
+        return JSONResponse(review.as_json(), status_code=201)
+
+    @router.get("/v1/jobs/{job_id}/reviews", response_model=None)
+    async def trail(job_id: str, _: Reader) -> Any:
+        if service.store.get(job_id) is None:
+            return _error(ReviewError(404, f"no job {job_id}"))
+        return {"job": job_id, "reviews": [r.as_json() for r in service.reviews.trail(job_id)]}
+
+    @router.delete("/v1/jobs/{job_id}/reviews/{review_id}", response_model=None)
+    async def undo(job_id: str, review_id: int, who: Admin) -> Any:
+        try:
+            review = await revert(service, job_id, review_id, who)
+        except ReviewError as exc:
+            return _error(exc)
+        return review.as_json()
+
+    @router.get("/v1/jobs/{job_id}/pages/{page}/blocks/{order}.png", response_model=None)
+    async def crop(job_id: str, page: int, order: int, _: Reader) -> Any:
+        try:
+            data = await asyncio.to_thread(crop_png, service, job_id, page, order)
+        except ReviewError as exc:
+            return _error(exc)
+        return Response(data, media_type="image/png")
+
+    @router.get("/v1/evalset", response_model=None)
+    async def evalset(_: Reader) -> Response:
+        data, cases = await asyncio.to_thread(evalset_zip, service)
+        return Response(
+            data,
+            media_type="application/zip",
+            headers={
+                "Content-Disposition": 'attachment; filename="evalset.zip"',
+                "X-Evalset-Cases": str(cases),
+            },
+        )
+
+    return router

@@ -1,0 +1,68 @@
+"""One upload, from the API or from the UI's form: stream it into its folder, check it, queue
+its job."""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import shutil
+from pathlib import Path
+
+from fastapi import Request
+from fastapi.responses import JSONResponse
+
+from pagereader.service.jobs import new_job_id
+from pagereader.service.runner import Service
+from pagereader.service.sessions import CSRF_FIELD
+from pagereader.service.uploads import UploadRefused, check_image_pixels, receive_upload
+
+logger = logging.getLogger(__name__)
+
+
+def error_response(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def submit_upload(
+    service: Service, request: Request, csrf: str | None = None
+) -> JSONResponse:
+    """Store a streamed upload and queue its job (202). With ``csrf`` (a UI form), the form's
+    CSRF field must match it, else the stored file is removed again and the answer is 403."""
+    job_id = new_job_id()
+    folder = service.uploads / job_id
+
+    def make_folder() -> Path:
+        folder.mkdir(parents=True)
+        return folder
+
+    limits = service.limits
+    try:
+        stored = await receive_upload(
+            dict(request.headers),
+            request.stream(),
+            make_folder,
+            limits.max_upload_bytes,
+            limits.max_field_bytes,
+        )
+        try:
+            if csrf is not None and not hmac.compare_digest(
+                stored.fields.get(CSRF_FIELD, ""), csrf
+            ):
+                raise UploadRefused(403, "the CSRF token is missing or wrong; reload the page")
+            check_image_pixels(stored.path, stored.name, service.options.render.max_image_pixels)
+        except UploadRefused:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+    except UploadRefused as exc:
+        answer = error_response(exc.status, exc.message)
+        if exc.status == 413:
+            answer.headers["Connection"] = "close"  # do not read the rest of a huge body
+        return answer
+    job = service.store.create(job_id, stored.name, stored.sha256, service.outputs / job_id)
+    service.notify()
+    logger.info("job %s: queued %s (%d bytes)", job.id, job.file_name, stored.size)
+    return JSONResponse(
+        {"id": job.id, "status": job.status, "file": job.file_name},
+        status_code=202,
+        headers={"Location": f"/v1/jobs/{job.id}"},
+    )

@@ -1,0 +1,228 @@
+"""Reviews over real HTTP: a scan read by a VLM that misreads "shall ensure" as "may ensure",
+the verifier's flag, roles on decisions, CSRF on the UI's cookie session, an admin's revert and
+delete, outputs regenerated with provenance, a restart, the evalset that `pagereader eval`
+scores, and /metrics moving with the job."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sqlite3
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import httpx
+from prometheus_client.parser import text_string_to_metric_families
+from typer.testing import CliRunner
+
+from pagereader.cli.app import app
+from pagereader.text import char_consistency, normalize
+
+from fixtures import Fixtures
+from review_service import MISREAD, TOKENS, client, review_service, vlm_server, wait_finished
+
+RIGHT, WRONG = MISREAD
+
+
+def _metrics(http: httpx.Client) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    answer = http.get("/metrics")
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/plain")
+    values = {}
+    for family in text_string_to_metric_families(answer.text):
+        for sample in family.samples:
+            values[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+    return values
+
+
+def _login(url: str, role: str) -> tuple[httpx.Client, str]:
+    """A browser-like client logged in through the form; returns it and its CSRF token."""
+    browser = httpx.Client(base_url=url, timeout=60)
+    answer = browser.post("/ui/login", data={"token": TOKENS[role][1]})
+    assert answer.status_code == 303 and answer.headers["location"] == "/ui/"
+    cookie = answer.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=strict" in cookie
+    page = browser.get("/ui/")
+    assert page.status_code == 200 and page.headers["x-content-type-options"] == "nosniff"
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+    assert all(tag.startswith("<script src=") for tag in re.findall(r"<script[^>]*>", page.text))
+    match = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
+    assert match, page.text
+    return browser, match.group(1)
+
+
+def _block(blocks: list[dict[str, Any]], text: str) -> dict[str, Any]:
+    return next(b for b in blocks if text in b["answer"])
+
+
+def test_review_roles_provenance_restart_evalset_metrics(
+    tmp_path: Path, fixtures: Fixtures
+) -> None:
+    data = tmp_path / "data"
+    truth = fixtures.pages(fixtures.scan_png)[0].body
+    assert RIGHT in truth and WRONG not in truth
+    with vlm_server() as vlm:
+        with review_service(data, vlm) as url:
+            reader, reviewer, admin = (
+                client(url, "reader"),
+                client(url, "reviewer"),
+                client(url, "admin"),
+            )
+            before = _metrics(reader)
+            assert client(url).get("/metrics").status_code == 401
+            job_id = reviewer.post(
+                "/v1/documents", files={"file": ("scan-en.png", fixtures.scan_png.read_bytes())}
+            ).json()["id"]
+            assert wait_finished(reader, job_id)["status"] == "ok"
+
+            blocks = reader.get(f"/v1/jobs/{job_id}/blocks").json()["blocks"]
+            misread = _block(blocks, WRONG)
+            assert misread["verdict"] == "review"
+            assert any("shall->may" in f for f in misread["findings"])
+            assert RIGHT in misread["reference"] and misread["reference_source"] == "ocr"
+            flagged = [b for b in blocks if b["verdict"] == "review"]
+            assert blocks[: len(flagged)] == flagged  # flagged blocks come first
+            after = _metrics(reader)
+            scan = ("pagereader_pages_total", (("page_class", "scan"),))
+            assert after[scan] - before.get(scan, 0) == 1
+            assert after[("pagereader_engine_calls_total", (("engine", "vlm"),))] >= len(blocks) - 1
+            assert after[("pagereader_jobs", (("status", "ok"),))] == 1
+            queue = ("pagereader_review_queue_blocks", ())
+            assert after[queue] == len(flagged) >= 1
+            seconds = (
+                "pagereader_page_seconds_count",
+                (("page_class", "scan"), ("stage", "recognize")),
+            )
+            assert after[seconds] == 1
+
+            fixed = misread["answer"].replace(WRONG, RIGHT)
+            decision = {
+                "page": misread["page"],
+                "block": misread["block"],
+                "action": "edit",
+                "text": fixed,
+            }
+            assert reader.post(f"/v1/jobs/{job_id}/reviews", json=decision).status_code == 403
+            assert (
+                reviewer.post(
+                    f"/v1/jobs/{job_id}/reviews", json={**decision, "block": 999}
+                ).status_code
+                == 404
+            )
+            assert (
+                reviewer.post(
+                    f"/v1/jobs/{job_id}/reviews", json={**decision, "action": "x"}
+                ).status_code
+                == 400
+            )
+            made = reviewer.post(f"/v1/jobs/{job_id}/reviews", json=decision)
+            assert made.status_code == 201, made.text
+            assert made.json()["who"] == "rita" and made.json()["original"] == misread["answer"]
+            assert _metrics(reader)[queue] == len(flagged) - 1
+
+            # the UI's cookie session: a post without the CSRF token is refused, with it accepted
+            browser, csrf = _login(url, "reviewer")
+            others = [b for b in flagged if b is not misread]
+            # the other flags are OCR slips of the VLM; the reviewer takes the reference's reading
+            form = {"page": "1", "block": "0", "action": "approve"}
+            if others:
+                form = {"page": "1", "block": str(others[0]["block"]), "action": "edit"}
+                form["text"] = others[0]["reference"]
+            assert browser.post(f"/ui/jobs/{job_id}/review", data=form).status_code == 403
+            assert (
+                browser.post(f"/v1/jobs/{job_id}/reviews", json={**form, "page": 1}).status_code
+                == 403
+            )
+            foreign = {"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"}
+            assert (
+                browser.post(
+                    f"/ui/jobs/{job_id}/review", data={**form, "csrf_token": csrf}, headers=foreign
+                ).status_code
+                == 403
+            )
+            delete = browser.post(f"/ui/jobs/{job_id}/delete", data={"csrf_token": csrf})
+            assert delete.status_code == 403  # a reviewer deletes nothing
+            accepted = browser.post(f"/ui/jobs/{job_id}/review", data={**form, "csrf_token": csrf})
+            assert accepted.status_code == 303
+            reader_browser, reader_csrf = _login(url, "reader")
+            refused = reader_browser.post(
+                f"/ui/jobs/{job_id}/review", data={**form, "csrf_token": reader_csrf}
+            )
+            assert refused.status_code == 403
+            for other in others[1:]:
+                edit = {"page": 1, "block": other["block"], "action": "edit"}
+                made = reviewer.post(
+                    f"/v1/jobs/{job_id}/reviews", json={**edit, "text": other["reference"]}
+                )
+                assert made.status_code == 201
+
+            # an admin reverts a decision; a reviewer may not
+            extra = reviewer.post(
+                f"/v1/jobs/{job_id}/reviews", json={"page": 1, "block": 0, "action": "unreadable"}
+            ).json()
+            assert reviewer.delete(f"/v1/jobs/{job_id}/reviews/{extra['id']}").status_code == 403
+            assert admin.delete(f"/v1/jobs/{job_id}/reviews/{extra['id']}").status_code == 200
+            markdown = reader.get(f"/v1/jobs/{job_id}/document.md").text
+            assert RIGHT in markdown and WRONG not in markdown and "[unclear]" not in markdown
+
+        # a restart on the same folder: decisions, trail and outputs survive
+        with review_service(data, vlm) as url:
+            reader = client(url, "reader")
+            markdown = reader.get(f"/v1/jobs/{job_id}/document.md").text
+            assert RIGHT in markdown and WRONG not in markdown
+            document = reader.get(f"/v1/jobs/{job_id}/document.json").json()
+            corrected = next(
+                b
+                for p in document["pages"]
+                for b in p["blocks"]
+                if b["block"]["order"] == misread["block"]
+            )
+            assert corrected["text"] == fixed and corrected["original"] == misread["answer"]
+            assert (
+                corrected["corrected_by"] == "rita" and corrected["verdict"]["action"] == "review"
+            )
+            trail = reader.get(f"/v1/jobs/{job_id}/reviews").json()["reviews"]
+            assert [r["action"] for r in trail] == [
+                "edit",
+                *(["edit"] * len(others) or ["approve"]),
+                "unreadable",
+                "revert",
+            ]
+            assert all(r["at"] and r["who"] for r in trail)
+
+            archive = zipfile.ZipFile(io.BytesIO(reader.get("/v1/evalset").content))
+            manifest = [
+                json.loads(line)
+                for line in archive.read("evalset/manifest.jsonl").decode().splitlines()
+            ]
+            assert len(manifest) == 1 and manifest[0]["page"] == 1
+            reference = archive.read(f"evalset/{manifest[0]['reference']}").decode()
+            assert RIGHT in reference and WRONG not in reference
+            assert char_consistency(normalize(reference), normalize(truth)) >= 0.95
+
+            out = tmp_path / "evalset"
+            runner = CliRunner()
+            done = runner.invoke(app, ["export-evalset", "--data-dir", str(data), str(out)])
+            assert done.exit_code == 0, done.output
+            lines = [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines()]
+            assert lines == manifest
+            assert (out / lines[0]["file"]).read_bytes() == fixtures.scan_png.read_bytes()
+            report_dir = tmp_path / "report"
+            done = runner.invoke(
+                app, ["eval", str(out), "--engines", "embedded", "-o", str(report_dir)]
+            )
+            assert done.exit_code == 0, done.output
+            rows = json.loads((report_dir / "report.json").read_text())["rows"]
+            assert (
+                len(rows) == 1 and rows[0]["char_consistency"] >= 0.95 and rows[0]["critical_ok"]
+            ), rows
+
+            admin = client(url, "admin")
+            assert client(url, "reviewer").delete(f"/v1/jobs/{job_id}").status_code == 403
+            assert admin.delete(f"/v1/jobs/{job_id}").status_code == 200
+            assert reader.get(f"/v1/jobs/{job_id}/reviews").status_code == 404
+            with sqlite3.connect(data / "reviews.sqlite") as db:  # the audit trail outlives it
+                kept = db.execute("SELECT COUNT(*) FROM reviews WHERE job_id=?", (job_id,))
+                assert kept.fetchone()[0] == len(trail)
+            assert _metrics(reader)[("pagereader_review_queue_blocks", ())] == 0

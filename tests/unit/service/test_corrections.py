@@ -1,0 +1,158 @@
+"""Corrections without a server: the audit trail, outputs rebuilt from the pipeline's own
+result with provenance, a revert, and which pages become eval cases (read back by the
+evaluator's own manifest reader)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+from pagereader.evaluate.cases import read_dataset
+from pagereader.render.json import document_json_text
+from pagereader.service.corrections import ORIGINAL_JSON, ReviewStore, regenerate
+from pagereader.service.evalset import export_evalset
+from pagereader.service.jobs import JobStore
+from pagereader.service.logs import JobFilter, JsonFormatter, job_context
+from pagereader.types import (
+    Block,
+    BlockResult,
+    DocumentResult,
+    Finding,
+    PageResult,
+    Verdict,
+)
+
+MARK = "<!-- review: critical: shall->may -->"
+FLAG = Verdict(action="review", findings=(Finding(check="critical", message="shall->may"),))
+
+
+def _block(order: int, kind: str, text: str, verdict: Verdict | None = None) -> BlockResult:
+    box = (10.0, 10.0 + 30 * order, 200.0, 30.0 + 30 * order)
+    return BlockResult(
+        block=Block(kind=kind, bbox=box, order=order),
+        text=text,
+        engine="vlm",
+        verdict=verdict or Verdict(),
+    )
+
+
+def _job_folder(root: Path) -> Path:
+    """A finished job's folder as the pipeline leaves it: two pages, one flagged block each."""
+    pages = (
+        PageResult(
+            index=1,
+            width=210,
+            height=297,
+            blocks=(
+                _block(0, "header", "Lease Act"),
+                _block(1, "title", "Duties"),
+                _block(2, "text", "The tenant may pay the rent.", FLAG),
+            ),
+            markdown=f"{MARK}\n## Duties\n\nThe tenant may pay the rent.",
+        ),
+        PageResult(
+            index=2,
+            width=210,
+            height=297,
+            blocks=(_block(0, "text", "Article 9 shall apply.", FLAG),),
+            markdown=f"{MARK}\nArticle 9 shall apply.",
+        ),
+    )
+    result = DocumentResult(
+        schema_version="1.0", source="lease.pdf", status="ok", page_count=2, pages=pages
+    )
+    folder = root / "jobs" / "job1"
+    folder.mkdir(parents=True)
+    (folder / "document.json").write_text(document_json_text(result), encoding="utf-8")
+    return folder
+
+
+def test_edit_regenerates_outputs_with_provenance_and_revert_restores(tmp_path: Path) -> None:
+    folder = _job_folder(tmp_path)
+    pipeline_json = (folder / "document.json").read_text()
+    store = ReviewStore(tmp_path / "reviews.sqlite")
+    edit = store.add(
+        "job1",
+        1,
+        2,
+        "edit",
+        "The tenant shall pay the rent.",
+        "The tenant may pay the rent.",
+        "rita",
+        "reviewer",
+    )
+    regenerate(folder, store.current("job1"), mark_review=True, page_breaks=True)
+
+    markdown = (folder / "document.md").read_text()
+    assert markdown == (
+        "<!-- page 1 -->\n\n## Duties\n\nThe tenant shall pay the rent.\n\n"
+        "<!-- page 2 -->\n\n<!-- review: critical: shall->may -->\nArticle 9 shall apply.\n"
+    )
+    data = json.loads((folder / "document.json").read_text())
+    block = data["pages"][0]["blocks"][2]
+    assert block["text"] == "The tenant shall pay the rent."
+    assert block["corrected_by"] == "rita" and block["original"] == "The tenant may pay the rent."
+    assert block["corrected_at"] == edit.at and block["verdict"]["action"] == "review"
+    assert "corrected_by" not in data["pages"][1]["blocks"][0]
+    assert (folder / ORIGINAL_JSON).read_text() == pipeline_json
+    assert "1 of 4 blocks need a look" in (folder / "review.md").read_text()
+
+    store.close()
+    store = ReviewStore(tmp_path / "reviews.sqlite")  # the trail is on disk
+    assert [r.action for r in store.trail("job1")] == ["edit"]
+    store.add("job1", 1, 2, "revert", None, "The tenant shall pay the rent.", "ops", "admin")
+    regenerate(folder, store.current("job1"), mark_review=True, page_breaks=True)
+    assert "The tenant may pay the rent." in (folder / "document.md").read_text()
+    assert (
+        "corrected_by"
+        not in json.loads((folder / "document.json").read_text())["pages"][0]["blocks"][2]
+    )
+    assert [r.who for r in store.trail("job1")] == ["rita", "ops"]
+
+
+def test_checked_pages_become_eval_cases(tmp_path: Path) -> None:
+    folder = _job_folder(tmp_path)
+    jobs = JobStore(tmp_path / "jobs.sqlite")
+    jobs.create("job1", "lease.pdf", "0" * 64, folder)
+    jobs.finish("job1", "ok", [])
+    upload = tmp_path / "uploads" / "job1" / "lease.pdf"
+    upload.parent.mkdir(parents=True)
+    upload.write_bytes(b"%PDF-1.4 stand-in")
+    reviews = ReviewStore(tmp_path / "reviews.sqlite")
+    reviews.add("job1", 1, 2, "edit", "The tenant shall pay the rent.", "x", "rita", "reviewer")
+    reviews.add("job1", 1, 1, "approve", None, "Duties", "rita", "reviewer")
+    reviews.add("job1", 2, 0, "unreadable", None, "Article 9 shall apply.", "rita", "reviewer")
+
+    summary = export_evalset(jobs, reviews, tmp_path / "uploads", tmp_path / "out")
+    assert (summary.cases, summary.jobs) == (1, 1)  # page 2 was marked unreadable
+    cases = read_dataset(tmp_path / "out")
+    assert [(c.file.name, c.page) for c in cases] == [("lease.pdf", 1)]
+    assert cases[0].reference == "Duties\nThe tenant shall pay the rent.\n"
+    assert cases[0].file.read_bytes() == upload.read_bytes()
+
+    reviews.add("job1", 1, 2, "revert", None, "The tenant shall pay the rent.", "ops", "admin")
+    summary = export_evalset(jobs, reviews, tmp_path / "uploads", tmp_path / "again")
+    assert summary.cases == 0  # the flagged block of page 1 is undecided again
+
+
+def test_running_jobs_stay_running_for_a_reader_beside_the_server(tmp_path: Path) -> None:
+    jobs = JobStore(tmp_path / "jobs.sqlite")
+    jobs.create("a", "a.pdf", "0" * 64, tmp_path / "a")
+    assert jobs.claim() is not None
+    assert JobStore(tmp_path / "jobs.sqlite", requeue=False).get("a").status == "running"  # type: ignore[union-attr]
+    assert JobStore(tmp_path / "jobs.sqlite").get("a").status == "queued"  # type: ignore[union-attr]
+
+
+def test_json_log_lines_carry_the_job_id() -> None:
+    record = logging.LogRecord(
+        "pagereader.x", logging.INFO, __file__, 1, "page %d done", (3,), None
+    )
+    with job_context("abc123"):
+        JobFilter().filter(record)
+    outside = logging.LogRecord("pagereader.x", logging.WARNING, __file__, 1, "idle", (), None)
+    JobFilter().filter(outside)
+    entry = json.loads(JsonFormatter().format(record))
+    assert entry["job_id"] == "abc123" and entry["message"] == "page 3 done"
+    assert entry["level"] == "info" and entry["logger"] == "pagereader.x"
+    assert "job_id" not in json.loads(JsonFormatter().format(outside))
