@@ -20,6 +20,7 @@ from PIL import Image
 from pagereader.errors import CorruptFileError, PasswordRequiredError
 from pagereader.sources.base import RenderedPage
 from pagereader.sources.limits import BUDGET_KEY, fit_scale
+from pagereader.text import is_cjk, is_hangul
 from pagereader.types import BBox, TextLayerStats, TextLine
 
 logger = logging.getLogger(__name__)
@@ -28,6 +29,9 @@ PDFIUM_LOCK = threading.RLock()
 _INVISIBLE_MODE = 3
 _PASSWORD_ERROR = 4
 _PDFIUM_HYPHEN = "\x02"  # PDFium's code for a hyphen it found in the content (e.g. U+2011)
+# PDFium's code for a hyphen that ends a line (it joins the two lines and marks the hyphen);
+# the hyphen is drawn on the page, so the text keeps it ("dense-page", never "densepage")
+_PDFIUM_LINE_END_HYPHEN = "\ufffe"
 
 
 def is_garbage_char(ch: str) -> bool:
@@ -204,7 +208,7 @@ def _read_text_layer(
         if ch in "\r\n":
             flush()
             continue
-        if ch == _PDFIUM_HYPHEN:
+        if ch in (_PDFIUM_HYPHEN, _PDFIUM_LINE_END_HYPHEN):
             ch = "-"
         if ch == " " and _spurious_space(textpage, i, count, height):
             continue
@@ -225,9 +229,9 @@ def _read_text_layer(
     return lines, TextLayerStats(chars=real, garbage_chars=garbage, unicode_map_errors=map_errors)
 
 
-def _is_cjk(ch: str) -> bool:
-    code = ord(ch)
-    return 0x2E80 <= code <= 0x9FFF or 0xAC00 <= code <= 0xD7A3 or 0xF900 <= code <= 0xFAFF
+def _spaceless(ch: str) -> bool:
+    """Han, kana, Hangul or CJK punctuation: glyphs an Office export sets in their own font."""
+    return is_cjk(ch) or is_hangul(ch)
 
 
 def _spurious_space(textpage: pdfium.PdfTextPage, i: int, count: int, height: float) -> bool:
@@ -240,7 +244,7 @@ def _spurious_space(textpage: pdfium.PdfTextPage, i: int, count: int, height: fl
         return False
     before = chr(pdfium_c.FPDFText_GetUnicode(textpage.raw, i - 1))
     after = chr(pdfium_c.FPDFText_GetUnicode(textpage.raw, i + 1))
-    if not (_is_cjk(before) or _is_cjk(after)) or before.isspace() or after.isspace():
+    if not (_spaceless(before) or _spaceless(after)) or before.isspace() or after.isspace():
         return False
     left, right = _char_box(textpage, i - 1, height), _char_box(textpage, i + 1, height)
     em = max(1.0, (left[3] - left[1]) / 1.2)
