@@ -10,6 +10,7 @@ import asyncio
 import logging
 import threading
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -56,6 +57,72 @@ def _quad_to_bbox(quad: Any) -> tuple[float, float, float, float]:
     )
 
 
+@dataclass(frozen=True)
+class Detection:
+    """Text line quadrilaterals found on one image (its pixels), kept so that one detection
+    serves the orientation probe, the layout and the recognition of a page."""
+
+    size: tuple[int, int]
+    quads: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 2), np.float32))
+
+    def bboxes(self) -> list[tuple[float, float, float, float]]:
+        """Each quad's axis-aligned box."""
+        return [_quad_to_bbox(quad) for quad in self.quads]
+
+
+def detect(image: Image.Image, options: RapidOCREngineOptions | None = None) -> Detection:
+    """PP-OCR text detection alone: the line quads of ``image``."""
+    model, lock = _model(options or RapidOCREngineOptions())
+    array = np.asarray(image.convert("RGB"))
+    with lock:  # RapidOCR keeps per-call flags on the instance: always pass all three
+        result = model(array, use_det=True, use_cls=False, use_rec=False)
+    boxes = getattr(result, "boxes", None)
+    if boxes is None or len(boxes) == 0:
+        return Detection(size=image.size)
+    return Detection(size=image.size, quads=np.asarray(boxes, dtype=np.float32).reshape(-1, 4, 2))
+
+
+def crop_quad(array: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The straightened crop of one line (tall crops turned to lie flat, as PP-OCR does)."""
+    from rapidocr.utils.process_img import get_rotate_crop_image
+
+    return np.ascontiguousarray(get_rotate_crop_image(array, quad.astype(np.float32).copy()))
+
+
+def recognize_crops(
+    crops: list[np.ndarray], options: RapidOCREngineOptions | None = None
+) -> list[tuple[str, float]]:
+    """PP-OCR recognition of line crops: (text, score) each."""
+    if not crops:
+        return []
+    from rapidocr.ch_ppocr_rec import TextRecInput
+
+    model, lock = _model(options or RapidOCREngineOptions())
+    with lock:
+        result = model._load_rec_model()(TextRecInput(img=crops))
+    if result.txts is None:
+        return [("", 0.0)] * len(crops)
+    return [(str(t), float(s)) for t, s in zip(result.txts, result.scores, strict=True)]
+
+
+def read_detection(
+    image: Image.Image,
+    detection: Detection,
+    options: RapidOCREngineOptions | None = None,
+    min_score: float = 0.5,
+) -> list[TextLine]:
+    """Recognize the lines of an earlier detection of the same image (no second detection)."""
+    array = np.asarray(image.convert("RGB"))
+    crops = [crop_quad(array, quad) for quad in detection.quads]
+    read = recognize_crops(crops, options)
+    lines = [
+        TextLine(text=text if score >= min_score else "", bbox=box, confidence=score)
+        for box, (text, score) in zip(detection.bboxes(), read, strict=True)
+        if text.strip() or score < min_score
+    ]
+    return sort_lines(lines)
+
+
 def ocr_lines(
     image: Image.Image, options: RapidOCREngineOptions | None = None, min_score: float = 0.5
 ) -> list[TextLine]:
@@ -64,37 +131,14 @@ def ocr_lines(
     Lines read with a score under ``min_score`` keep their box with empty text: the box is
     still layout evidence, and another engine may read it.
     """
-    model, lock = _model(options or RapidOCREngineOptions())
-    array = np.asarray(image.convert("RGB"))
-    with lock:
-        result = model(
-            array, use_det=True, use_cls=(options or RapidOCREngineOptions()).use_cls, use_rec=True
-        )
-    if result.boxes is None or result.txts is None:
-        return []
-    lines = [
-        TextLine(
-            text=text if score >= min_score else "",
-            bbox=_quad_to_bbox(box),
-            confidence=float(score),
-        )
-        for box, text, score in zip(result.boxes, result.txts, result.scores, strict=True)
-    ]
-    return sort_lines(lines)
+    return read_detection(image, detect(image, options), options, min_score)
 
 
 def detect_lines(
     image: Image.Image, options: RapidOCREngineOptions | None = None
 ) -> list[TextLine]:
     """Text line boxes only (no recognition): cheap input for layout on scans."""
-    model, lock = _model(options or RapidOCREngineOptions())
-    array = np.asarray(image.convert("RGB"))
-    with lock:  # RapidOCR keeps per-call flags on the instance: always pass all three
-        result = model(array, use_det=True, use_cls=False, use_rec=False)
-    boxes = getattr(result, "boxes", None)
-    if boxes is None:
-        return []
-    return sort_lines([TextLine(text="", bbox=_quad_to_bbox(box)) for box in boxes])
+    return sort_lines([TextLine(text="", bbox=box) for box in detect(image, options).bboxes()])
 
 
 def sort_lines(lines: list[TextLine]) -> list[TextLine]:
@@ -127,6 +171,7 @@ class RapidOCREngine:
         block = request.block
         if (
             block.source == "ocr"
+            and request.script != "hangul"  # Hangul pages are read by Tesseract in layout
             and block.kind in TEXT_KINDS
             and block.lines
             and all(ln.text for ln in block.lines)

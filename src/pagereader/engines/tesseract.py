@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import itertools
 import os
 import re
 import shutil
@@ -23,7 +24,7 @@ from pagereader.engines.base import BlockRequest
 from pagereader.errors import DependencyError, EngineError
 from pagereader.options import TesseractEngineOptions
 from pagereader.settings import tesseract_binary
-from pagereader.types import Recognition, Script, TextLine
+from pagereader.types import TEXT_KINDS, Recognition, Script, TextLine
 
 TESSERACT_HINT = (
     "install Tesseract (Debian/Ubuntu: apt-get install -y tesseract-ocr tesseract-ocr-eng "
@@ -108,7 +109,7 @@ def tesseract_lines(
         words.setdefault(key, []).append((text, float(row["conf"]), box))
     lines = []
     for items in words.values():
-        text = clean_text(" ".join(w[0] for w in items))
+        text = clean_text(_join_words(items))
         bbox = (
             float(min(w[2][0] for w in items)),
             float(min(w[2][1] for w in items)),
@@ -118,6 +119,25 @@ def tesseract_lines(
         confidence = sum(w[1] for w in items) / len(items) / 100.0
         lines.append(TextLine(text=text, bbox=bbox, confidence=max(0.0, confidence)))
     return lines
+
+
+def _hangul(char: str) -> bool:
+    return "\uac00" <= char <= "\ud7a3"
+
+
+_HANGUL_GAP = 0.35
+"""A gap narrower than this share of the line height between two Hangul "words" is no space:
+Tesseract's kor model cuts Korean into syllables, and only the wider gaps are word breaks."""
+
+
+def _join_words(items: list[tuple[str, float, tuple[int, int, int, int]]]) -> str:
+    """A line's words with spaces only where the print has them."""
+    height = max(1, max(w[2][3] - w[2][1] for w in items))
+    out = items[0][0]
+    for (prev, _, box_a), (word, _, box_b) in itertools.pairwise(items):
+        narrow = box_b[0] - box_a[2] < _HANGUL_GAP * height
+        out += word if narrow and _hangul(prev[-1]) and _hangul(word[0]) else " " + word
+    return out
 
 
 @dataclass(frozen=True)
@@ -167,6 +187,20 @@ class TesseractEngine:
 
     async def recognize(self, request: BlockRequest) -> Recognition:
         start = time.perf_counter()
+        block = request.block
+        if (
+            block.source == "ocr"
+            and request.script == "hangul"
+            and block.kind in TEXT_KINDS
+            and any(ln.text for ln in block.lines)
+        ):
+            read = [ln for ln in block.lines if ln.text]
+            return Recognition(
+                text="\n".join(ln.text for ln in read),
+                engine=self.name,
+                confidence=round(sum(ln.confidence for ln in read) / len(read), 4),
+                detail="lines read during layout (whole page, once)",
+            )
         lang = LANGS_BY_SCRIPT.get(request.script, "eng")
         try:
             text = await asyncio.to_thread(

@@ -248,8 +248,9 @@ def _script(ctx: RunContext, state: PageState, trusted: bool) -> tuple[Script, s
     if trusted:
         counts = count_scripts(line.text for line in state.rendered.lines)
         return script_of(counts), f"text layer letters: {counts}"
-    state.rendered, script, reason = upright_and_script(state.rendered)
-    return script, reason
+    upright = upright_and_script(state.rendered)
+    state.rendered, state.detection = upright.page, upright.detection
+    return upright.script, upright.reason
 
 
 def _classify(ctx: RunContext, state: PageState) -> PageState:
