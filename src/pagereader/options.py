@@ -121,6 +121,7 @@ DEFAULT_REMEDIES: dict[str, list[VerifyRemedy]] = {
     "critical": ["fallback", "retry", "escalate", "review"],
     "agreement": ["fallback", "escalate", "retry", "review"],
     "table": ["retry", "escalate", "review"],
+    "plausibility": ["escalate", "retry", "review"],
 }
 
 
@@ -169,6 +170,7 @@ class VerifyOptions(_Options):
         }
     )
     critical_patterns: dict[str, list[str]] = Field(default_factory=dict)
+    plausibility_min_confidence: float = Field(0.6, ge=0.0, le=1.0)
     repetition_min_span: int = Field(40, ge=4)
     compression_ratio_max: float = Field(4.5, gt=1.0)
     compression_min_chars: int = Field(300, ge=50)

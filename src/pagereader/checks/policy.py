@@ -24,6 +24,7 @@ PRECEDENCE: tuple[str, ...] = (
     "critical",
     "agreement",
     "table",
+    "plausibility",
 )
 _DEFAULT_LADDER: tuple[VerdictAction, ...] = ("retry", "escalate", "fallback", "review")
 

@@ -114,7 +114,11 @@ async def find_reference(
 
 
 def _subject(
-    result: BlockResult, reference: Reference, page_script: str, finish_reason: str | None
+    result: BlockResult,
+    reference: Reference,
+    page_script: str,
+    finish_reason: str | None,
+    decision_script: str = "unknown",
 ) -> Subject:
     return Subject(
         text=result.text,
@@ -125,6 +129,8 @@ def _subject(
         reference=reference.text,
         reference_source=reference.source,
         page_script=page_script,
+        confidence=result.confidence,
+        decision_script=decision_script,
     )
 
 
@@ -252,12 +258,13 @@ async def verify_block(
     name = chain[position] if position < len(chain) else result.engine
     reference = await find_reference(ctx, state, result, name)
     embedded = {name, result.engine} & (_EMBEDDED | {options.reference_engine})
-    page_script = state.decision.script if state.decision and not embedded else "unknown"
+    decided = state.decision.script if state.decision else "unknown"
+    page_script = decided if not embedded else "unknown"
     history: list[Finding] = list(basic_verdict(result).findings)
     final: VerdictAction = "accept"
     for step_index in range(options.max_steps + 1):
         findings = run_checks(
-            _subject(walk.result, reference, page_script, walk.finish_reason), options
+            _subject(walk.result, reference, page_script, walk.finish_reason, decided), options
         )
         history.extend(f for f in findings if f not in history)
         last = step_index == options.max_steps
