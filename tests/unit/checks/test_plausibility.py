@@ -11,9 +11,12 @@ from pagereader.checks.plausibility import (
     symbol_share,
 )
 
-ZH = "第十五條之一 對於因精神障礙或其他心智缺陷，致其為意思表示或受意思表示之能力顯有不足者，法院得因聲請為輔助之宣告。"
+ZH = (
+    "第十五條之一 對於因精神障礙或其他心智缺陷，致其為意思表示或受意思表示之能力顯有不足者，"
+    "法院得因聲請為輔助之宣告。"
+)
 KO = "모든 국민은 거주·이전의 자유를 가진다. 모든 국민은 직업선택의 자유를 가진다."
-EN = "Docling bundles PDF document conversion to JSON and Markdown in an easy self contained package"
+EN = "Docling bundles PDF document conversion to JSON and Markdown in an easy self contained kit"
 
 
 def test_real_text_passes_in_its_own_script() -> None:
