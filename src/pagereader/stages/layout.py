@@ -9,6 +9,7 @@ in the same reading-order pass.
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 from pagereader.context import RunContext
 from pagereader.layout.detector import detect_regions
@@ -100,10 +101,11 @@ def scan_blocks(state: PageState, ctx: RunContext) -> list[Block]:
     page = state.rendered
     scale = page.scale
     script = state.decision.script if state.decision is not None else "unknown"
-    lines = read_page_lines(page, script, state.detection)
-    regions = [
-        (label, _scaled(box, scale), score) for label, box, score in detect_regions(page.image)
-    ]
+    with ThreadPoolExecutor(max_workers=1) as pool:  # the layout model runs meanwhile
+        reading = pool.submit(read_page_lines, page, script, state.detection)
+        found = detect_regions(page.image)
+        lines = reading.result()
+    regions = [(label, _scaled(box, scale), score) for label, box, score in found]
     lines = drop_noise(lines, regions, script)
     tables = _table_boxes(state)
     regions = [r for r in regions if r[0] != "table"] + [("table", t, 1.0) for t in tables]

@@ -11,11 +11,21 @@ and dropped anywhere when its confidence is very low.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 
+import numpy as np
+from PIL import Image
+
 from pagereader.checks.text import count_scripts
-from pagereader.engines.rapidocr import Detection, detect, read_detection
-from pagereader.engines.tesseract import tesseract_lines
+from pagereader.engines.rapidocr import (
+    Detection,
+    crop_quad,
+    detect,
+    read_detection,
+    recognize_crops,
+)
+from pagereader.engines.tesseract import read_line_strip, tesseract_lines
 from pagereader.sources.base import RenderedPage
 from pagereader.types import BBox, Script, TextLine
 
@@ -23,6 +33,8 @@ logger = logging.getLogger(__name__)
 
 PAGE_LANGS: dict[str, str] = {"hangul": "kor"}
 """Tesseract models for whole-page reading, by script (only Hangul pages are read so)."""
+MISSED_COVERAGE = 0.8
+"""A detected line less covered than this by Tesseract's lines was missed by its layout."""
 NOISE_CONFIDENCE = 0.75
 """An off-script line under this confidence outside every text region is noise."""
 JUNK_CONFIDENCE = 0.4
@@ -41,13 +53,90 @@ def read_page_lines(
     page: RenderedPage, script: Script, detection: Detection | None
 ) -> list[TextLine]:
     """The page's lines in page units, read once."""
+    if detection is not None and detection.size != page.image.size:
+        detection = None
     if script in PAGE_LANGS:
         found = tesseract_lines(page.image, PAGE_LANGS[script], psm=3)
+        if detection is not None:
+            found = fill_missed(page.image, found, detection, PAGE_LANGS[script])
+        found = restore_circled_numbers(page.image, found)
     else:
-        if detection is None or detection.size != page.image.size:
-            detection = detect(page.image)
-        found = read_detection(page.image, detection)
+        found = read_detection(page.image, detection or detect(page.image))
     return [_scaled(line, page.scale) for line in found]
+
+
+def _coverage(box: BBox, lines: Sequence[TextLine]) -> float:
+    """Share of ``box``'s width covered by lines sharing its row."""
+    height = box[3] - box[1]
+    spans = sorted(
+        (max(box[0], ln.bbox[0]), min(box[2], ln.bbox[2]))
+        for ln in lines
+        if min(box[3], ln.bbox[3]) - max(box[1], ln.bbox[1]) > 0.5 * height
+    )
+    covered, reach = 0.0, box[0]
+    for start, end in spans:
+        start = max(start, reach)
+        if end > start:
+            covered += end - start
+            reach = end
+    return covered / max(1.0, box[2] - box[0])
+
+
+def fill_missed(
+    image: Image.Image, lines: list[TextLine], detection: Detection, lang: str
+) -> list[TextLine]:
+    """Lines the detector found but Tesseract's page segmentation mostly missed (it takes a
+    block of text for a picture now and then), read again by Tesseract in one strip; their
+    partial readings give way."""
+    missed = [
+        index
+        for index, box in enumerate(detection.bboxes())
+        if box[2] - box[0] > 2 * (box[3] - box[1]) and _coverage(box, lines) < MISSED_COVERAGE
+    ]
+    if not missed:
+        return lines
+    boxes = [detection.bboxes()[i] for i in missed]
+    array = np.asarray(image.convert("RGB"))
+    reread = read_line_strip(
+        [Image.fromarray(crop_quad(array, q)) for q in detection.quads[missed]], lang
+    )
+    kept = [ln for ln in lines if not any(_inside(ln, box) for box in boxes)]
+    added = [
+        TextLine(text=text, bbox=box, confidence=confidence)
+        for box, (text, confidence) in zip(boxes, reread, strict=True)
+        if text
+    ]
+    logger.debug("%d lines missed by page segmentation read again", len(added))
+    return sorted(kept + added, key=lambda ln: (ln.bbox[1], ln.bbox[0]))
+
+
+_CIRCLED = re.compile(r"^[\u2460-\u2473]$")
+CIRCLED_SCORE = 0.85
+"""PP-OCR must read the glyph at a line's start as one circled number this surely."""
+
+
+def restore_circled_numbers(image: Image.Image, lines: list[TextLine]) -> list[TextLine]:
+    """Clause numbers (①, ②, ...) that Tesseract's Korean model misreads ("(2", "8", "•"),
+    read again by PP-OCR, which knows them: the first glyph of every line, in one batch. Where
+    PP-OCR reads one circled number, it replaces a first token without Hangul or goes before a
+    first token with Hangul."""
+    if not lines:
+        return lines
+    array = np.asarray(image.convert("RGB"))
+    crops = []
+    for line in lines:
+        x0, y0, _, y1 = (int(v) for v in line.bbox)
+        height = max(1, y1 - y0)
+        crops.append(np.ascontiguousarray(array[y0:y1, max(0, x0 - 4) : x0 + int(1.2 * height)]))
+    out = []
+    for line, (text, score) in zip(lines, recognize_crops(crops), strict=True):
+        if score >= CIRCLED_SCORE and _CIRCLED.match(text) and line.text.strip():
+            first, _, rest = line.text.strip().partition(" ")
+            if any("\uac00" <= ch <= "\ud7a3" for ch in first):
+                rest = line.text.strip()
+            line = line.model_copy(update={"text": f"{text} {rest}".strip()})
+        out.append(line)
+    return out
 
 
 def off_script(text: str, script: Script) -> bool:

@@ -43,9 +43,9 @@ def script_of(counts: dict[str, int]) -> Script:
     return "mixed"
 
 
-SAMPLE_LINES = 6
+SAMPLE_LINES = 4
 """How many of the longest lines are read to judge orientation and script."""
-_CROP_HEIGHTS = 12
+_CROP_HEIGHTS = 10
 """A sampled crop is cut to this many line heights: reading time grows with width."""
 TURN_MIN_SCORE = 0.75
 """The turned reading must be at least this confident ..."""
@@ -62,6 +62,7 @@ class Reading:
 
     score: float
     text: str
+    made: bool = True
 
 
 @dataclass(frozen=True)
@@ -104,16 +105,20 @@ def sample_crops(image: Image.Image, detection: Detection, count: int = SAMPLE_L
     return crops
 
 
-def read_both_ways(crops: list) -> tuple[Reading, Reading]:
-    """The crops read as they stand and turned half a turn."""
-    ahead = recognize_crops(crops)
+def _reading(results: list[tuple[str, float]]) -> Reading:
+    score = statistics.mean(s for _, s in results) if results else 0.0
+    return Reading(score, "".join(t for t, _ in results))
+
+
+def read_both_ways(crops: list, vertical: bool) -> tuple[Reading, Reading]:
+    """The crops read as they stand and turned half a turn. A confident reading of
+    horizontal lines as they stand settles it: no turned reading could beat it by the margin,
+    so that one is not made (it would read 0)."""
+    ahead = _reading(recognize_crops(crops))
+    if not vertical and ahead.score > 1.0 - TURN_MARGIN:
+        return ahead, Reading(0.0, "", made=False)
     turned = recognize_crops([np.ascontiguousarray(np.rot90(c, 2)) for c in crops])
-
-    def reading(results: list[tuple[str, float]]) -> Reading:
-        score = statistics.mean(s for _, s in results) if results else 0.0
-        return Reading(score, "".join(t for t, _ in results))
-
-    return reading(ahead), reading(turned)
+    return ahead, _reading(turned)
 
 
 def choose_turn(vertical: bool, ahead: Reading, turned: Reading) -> tuple[int, str]:
@@ -123,7 +128,9 @@ def choose_turn(vertical: bool, ahead: Reading, turned: Reading) -> tuple[int, s
     Lines taller than wide were laid flat by a quarter turn counter-clockwise: whichever of the
     two ways reads confidently and far better decides 90 or 270; otherwise the page stays.
     """
-    evidence = f"sampled lines read {ahead.score:.2f} as they stand, {turned.score:.2f} turned"
+    evidence = f"sampled lines read {ahead.score:.2f} as they stand" + (
+        f", {turned.score:.2f} turned" if turned.made else ""
+    )
     if vertical:
         best, other, angle = (
             (ahead, turned, 90) if ahead.score >= turned.score else (turned, ahead, 270)
@@ -195,7 +202,7 @@ def upright_and_script(page: RenderedPage) -> Upright:
         return Upright(page, "unknown", "no text lines found", 0, detection)
     vertical = tall_share(detection) > 0.5
     crops = sample_crops(page.image, detection)
-    ahead, turned = read_both_ways(crops)
+    ahead, turned = read_both_ways(crops, vertical)
     angle, evidence = choose_turn(vertical, ahead, turned)
     if angle:
         page = turn_page(page, angle)
