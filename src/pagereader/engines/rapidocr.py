@@ -74,8 +74,8 @@ def detect(image: Image.Image, options: RapidOCREngineOptions | None = None) -> 
     """PP-OCR text detection alone: the line quads of ``image``."""
     model, lock = _model(options or RapidOCREngineOptions())
     array = np.asarray(image.convert("RGB"))
-    with lock:  # RapidOCR keeps per-call flags on the instance: always pass all three
-        result = model(array, use_det=True, use_cls=False, use_rec=False)
+    with lock:  # the detector alone: the full pipeline would also cut out every line
+        result = model._load_det_model()(array)
     boxes = getattr(result, "boxes", None)
     if boxes is None or len(boxes) == 0:
         return Detection(size=image.size)

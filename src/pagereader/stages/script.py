@@ -6,8 +6,8 @@ few of the longest lines are read as they stand and turned half a turn. A page i
 when the turned reading is both confident and far more confident than the upright one; OSD-style
 guesses from glyph shapes alone turned real upright pages (bleed-through, handwriting), so
 they are not used. The same few lines give the script: a confident PP-OCR reading is Chinese
-or Latin; a weak one (PP-OCR has no Hangul) is read again by Tesseract with the Korean,
-Chinese and English models together and its letters counted. ``--lang`` overrides.
+or Latin; a weak one (PP-OCR has no Hangul) is read again by Tesseract's Korean model, and a
+confident Hangul reading makes the page Korean. ``--lang`` overrides.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from PIL import Image
 
 from pagereader.checks.text import count_scripts
 from pagereader.engines.rapidocr import Detection, crop_quad, detect, recognize_crops
-from pagereader.engines.tesseract import tesseract_available, tesseract_text
+from pagereader.engines.tesseract import read_line_strip, tesseract_available
 from pagereader.sources.base import RenderedPage
 from pagereader.types import Script
 
@@ -52,8 +52,9 @@ TURN_MIN_SCORE = 0.75
 TURN_MARGIN = 0.25
 """... and this much more confident than the reading as the page stands."""
 _CONFIDENT = 0.8
-_PROBE_LANGS = "kor+chi_tra+eng"
-_PROBE_HEIGHT = 48
+_PROBE_LANG = "kor"
+KOREAN_MIN_CONFIDENCE = 0.7
+"""Tesseract's Korean model reads Korean lines at 0.85-0.9 and others at 0.3 (a guess)."""
 
 
 @dataclass(frozen=True)
@@ -154,44 +155,24 @@ def turn_page(page: RenderedPage, angle: int) -> RenderedPage:
     )
 
 
-def strip_of(crops: list, height: int = _PROBE_HEIGHT) -> Image.Image:
-    """Line crops stacked into one small image, each scaled to ``height`` pixels."""
-    scaled = [
-        Image.fromarray(c).resize((max(1, int(c.shape[1] * height / c.shape[0])), height))
-        for c in crops
-    ]
-    strip = Image.new(
-        "RGB", (max(s.width for s in scaled) + 20, (height + 16) * len(scaled)), "white"
-    )
-    for row, image in enumerate(scaled):
-        strip.paste(image, (10, 8 + row * (height + 16)))
-    return strip
-
-
 def script_from_reading(reading: Reading, crops: list) -> tuple[Script, str]:
-    """The script of the sampled lines: PP-OCR's letters when it read them confidently,
-    otherwise Tesseract's with Korean, Chinese and English loaded together."""
+    """The script of the sampled lines: PP-OCR's letters when it read them confidently;
+    otherwise Tesseract's Korean model on them (PP-OCR has no Hangul): a confident Hangul
+    reading makes the page Korean, a poor one leaves PP-OCR's letters to decide."""
     counts = count_scripts([reading.text])
     letters = sum(counts.values())
     if reading.score >= _CONFIDENT and letters >= 4:
         return script_of(counts), f"sampled lines read by PP-OCR ({reading.score:.2f}): {counts}"
+    weak = f"sampled lines read weakly by PP-OCR ({reading.score:.2f}): {counts}"
     if not crops or not tesseract_available():
-        script = script_of(counts)
-        return script, (
-            f"sampled lines read weakly by PP-OCR ({reading.score:.2f}): {counts}; Tesseract "
-            "unavailable, so Hangul cannot be detected"
-        )
-    text = tesseract_text(strip_of(crops[:4]), _PROBE_LANGS, psm=6)
-    counts = count_scripts([text])
-    script = script_of(counts)
-    if script == "hangul" and counts["han"] > counts["hangul"]:
-        # Reading Chinese with the Korean model loaded yields a few stray Hangul syllables; a
-        # Korean page read the same way gives far more Hangul than Han.
-        script = "han"
-    return script, (
-        f"sampled lines read weakly by PP-OCR ({reading.score:.2f}); Tesseract "
-        f"({_PROBE_LANGS}) letters: {counts}"
-    )
+        return script_of(counts), f"{weak}; Tesseract unavailable, so Hangul cannot be detected"
+    reads = read_line_strip([Image.fromarray(crop) for crop in crops], _PROBE_LANG)
+    korean = count_scripts([text for text, _ in reads])["hangul"]
+    confidence = statistics.mean(score for text, score in reads) if reads else 0.0
+    probe = f"Tesseract ({_PROBE_LANG}) read {korean} Hangul at confidence {confidence:.2f}"
+    if korean >= 10 and confidence >= KOREAN_MIN_CONFIDENCE:
+        return "hangul", f"{weak}; {probe}"
+    return script_of(counts), f"{weak}; {probe}: not Korean"
 
 
 def upright_and_script(page: RenderedPage) -> Upright:
