@@ -6,8 +6,9 @@ pagereader runs in process (its stage timings; the models are loaded once, befor
 Tesseract reads the raster pagereader rendered (``OMP_THREAD_LIMIT=1``, ``--psm 3``, the
 language of the reference). Printed per set and page type: pages, mean seconds of each and
 their ratio (goal <= 1.0 on scans), mean and worst character consistency of each, critical
-tokens identical (% of pages), pages pagereader turned, and the orientation/script decision
-time. Digital pages are listed too (pagereader reads their text layer).
+tokens identical (% of pages), pages pagereader turned, the classify and layout stages, and
+the orientation/script decision alone (timed again on the raster, given its line detection,
+which layout reuses). Digital pages are listed too (pagereader reads their text layer).
 
     .venv/bin/python bench/embedded.py [--sets real_legal docling_rotated] [--pages-detail]
 """
@@ -23,12 +24,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from pagereader.engines.rapidocr import detect
 from pagereader.engines.tesseract import tesseract_text
 from pagereader.evaluate.cases import EvalCase, guess_lang
 from pagereader.evaluate.metrics import critical_patterns
 from pagereader.evaluate.runner import score_text
 from pagereader.pipeline import make_context, parse_page
 from pagereader.sources import open_source
+from pagereader.stages.script import orient
 
 ROOT = Path(__file__).resolve().parents[1]
 EVAL = ROOT.parent / "shared" / "eval"
@@ -88,6 +91,8 @@ class Row:
     case: Case
     page_class: str
     turned: bool
+    classify_s: float
+    layout_s: float
     decide_s: float
     ours_s: float
     ours: dict[str, object]
@@ -117,13 +122,21 @@ async def measure(ctx: object, case: Case) -> Row:
     start = time.perf_counter()
     tess_text = tesseract_text(raster.image, TESS_LANG.get(lang, "eng"), psm=3)
     tess_s = time.perf_counter() - start
+    decide_s = 0.0
+    if result.decision is not None and result.decision.page_class != "digital":
+        detection = detect(raster.image)
+        start = time.perf_counter()
+        orient(raster, detection)
+        decide_s = time.perf_counter() - start
     decision = result.decision
     stages = result.timings.stages if result.timings else {}
     return Row(
         case=case,
         page_class=decision.page_class if decision else "failed",
         turned=bool(decision and "page turned" in decision.script_reason),
-        decide_s=float(stages.get("classify", 0.0)),
+        classify_s=float(stages.get("classify", 0.0)),
+        layout_s=float(stages.get("layout", 0.0)),
+        decide_s=decide_s,
         ours_s=result.timings.total if result.timings else 0.0,
         ours=score_text(scoring, result.markdown),
         tess_s=tess_s,
@@ -146,6 +159,8 @@ def table(rows: list[Row]) -> str:
         "tesseract s",
         "ratio",
         "classify s",
+        "layout s",
+        "orient+script s",
         "consistency (worst)",
         "tesseract (worst)",
         "critical ok",
@@ -169,6 +184,8 @@ def table(rows: list[Row]) -> str:
             f"{ours_s:.2f}",
             f"{tess_s:.2f}",
             f"{ours_s / tess_s:.2f}x",
+            f"{statistics.mean(r.classify_s for r in mine):.2f}",
+            f"{statistics.mean(r.layout_s for r in mine):.2f}",
             f"{statistics.mean(r.decide_s for r in mine):.2f}",
             f"{ours:.3f} ({ours_worst:.3f})",
             f"{tess:.3f} ({tess_worst:.3f})",

@@ -50,3 +50,22 @@ def test_docling_page_is_read_in_every_rotation(name: str) -> None:
     assert turned == (name != "ocr_test"), page.decision.script_reason
     text = " ".join(block.text for block in page.blocks)
     assert char_consistency(normalize(text), normalize(reference)) >= 0.95, text
+
+
+@pytest.mark.parametrize("level", ["light", "heavy"])
+def test_korean_scans_read_once_without_latin_noise(level: str) -> None:
+    """Korean statute scans with bleed-through: the text matches, clause numbers (①, ②) are
+    kept, and no Latin specks from the noise come through."""
+    path = LEGAL / f"constitution_1987-scan-{level}.pdf"
+    assert path.is_file(), f"missing shared eval data: {path}"
+    result = parse(path)
+    assert result.status == "ok", result.errors
+    for page in result.pages:
+        reference = (LEGAL / f"constitution_1987.p{page.index}.ref.txt").read_text("utf-8")
+        text = "\n".join(block.text for block in page.blocks)
+        assert char_consistency(normalize(text), normalize(reference)) >= 0.95
+        latin = sum(ch.isascii() and ch.isalpha() for ch in text)
+        assert latin <= sum(ch.isascii() and ch.isalpha() for ch in reference) + 3, text
+        assert page.decision is not None and page.decision.script == "hangul"
+        clauses = sum("\u2460" <= ch <= "\u2473" for ch in text)
+        assert clauses >= sum("\u2460" <= ch <= "\u2473" for ch in reference) - 1

@@ -134,13 +134,6 @@ def ocr_lines(
     return read_detection(image, detect(image, options), options, min_score)
 
 
-def detect_lines(
-    image: Image.Image, options: RapidOCREngineOptions | None = None
-) -> list[TextLine]:
-    """Text line boxes only (no recognition): cheap input for layout on scans."""
-    return sort_lines([TextLine(text="", bbox=box) for box in detect(image, options).bboxes()])
-
-
 def sort_lines(lines: list[TextLine]) -> list[TextLine]:
     """Top-down, then left-right for lines sharing a row (their vertical centres are close)."""
     ordered = sorted(lines, key=lambda ln: (ln.bbox[1] + ln.bbox[3]) / 2)

@@ -178,7 +178,11 @@ def script_from_reading(reading: Reading, crops: list) -> tuple[Script, str]:
 def upright_and_script(page: RenderedPage) -> Upright:
     """For a scan: the page turned upright when the evidence is strong, its script, and the
     line detection of the page as it finally stands."""
-    detection = detect(page.image)
+    return orient(page, detect(page.image))
+
+
+def orient(page: RenderedPage, detection: Detection) -> Upright:
+    """The decision itself, from the page's line detection (which layout reuses)."""
     if len(detection.quads) == 0:
         return Upright(page, "unknown", "no text lines found", 0, detection)
     vertical = tall_share(detection) > 0.5
