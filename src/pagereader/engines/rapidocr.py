@@ -166,12 +166,12 @@ class RapidOCREngine:
             block.source == "ocr"
             and request.script != "hangul"  # Hangul pages are read by Tesseract in layout
             and block.kind in TEXT_KINDS
-            and block.lines
-            and all(ln.text for ln in block.lines)
+            and any(ln.text for ln in block.lines)
         ):
+            # read once with the page; lines under the score floor stay empty (not re-read)
             scores = [ln.confidence for ln in block.lines]
             return Recognition(
-                text=join_lines(block.lines),
+                text=join_lines([ln for ln in block.lines if ln.text]),
                 engine=self.name,
                 confidence=round(float(np.mean(scores)), 4),
                 detail="lines read during layout",

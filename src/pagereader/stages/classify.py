@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import cv2
 import numpy as np
@@ -255,8 +256,12 @@ def _script(ctx: RunContext, state: PageState, trusted: bool) -> tuple[Script, s
 
 def _classify(ctx: RunContext, state: PageState) -> PageState:
     before = state.rendered
-    decision, trusted, tables = classify_page(before, ctx.options.classify)
-    script, script_reason = _script(ctx, state, trusted)
+    options = ctx.options.classify
+    trusted, _ = text_layer_trusted(text_layer_probe(before), before.invisible_text_share, options)
+    with ThreadPoolExecutor(max_workers=1) as pool:  # features beside the script decision
+        measured = pool.submit(classify_page, before, options)
+        script, script_reason = _script(ctx, state, trusted)
+        decision, trusted, tables = measured.result()
     if state.rendered is not before:  # turned upright: measure the page as it now stands
         decision, trusted, tables = classify_page(state.rendered, ctx.options.classify)
     state.table_boxes = tables
