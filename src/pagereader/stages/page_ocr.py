@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+import statistics
 from collections.abc import Sequence
 
 import numpy as np
@@ -34,6 +35,8 @@ logger = logging.getLogger(__name__)
 PAGE_LANGS: dict[str, str] = {"hangul": "kor"}
 """Tesseract models for whole-page reading, by script (only Hangul pages are read so)."""
 MISSED_COVERAGE = 0.8
+MERGED_HEIGHT = 1.6
+"""A Tesseract line this many times taller than its usual line ran two rows together."""
 """A detected line less covered than this by Tesseract's lines was missed by its layout."""
 NOISE_CONFIDENCE = 0.75
 """An off-script line under this confidence outside every text region is noise."""
@@ -86,8 +89,12 @@ def fill_missed(
     image: Image.Image, lines: list[TextLine], detection: Detection, lang: str
 ) -> list[TextLine]:
     """Lines the detector found but Tesseract's page segmentation mostly missed (it takes a
-    block of text for a picture now and then), read again by Tesseract in one strip; their
-    partial readings give way."""
+    block of text for a picture now and then, or runs two rows into one much taller line),
+    read again by Tesseract in one strip; their partial or merged readings give way."""
+    if not lines:
+        return lines
+    usual = statistics.median(ln.bbox[3] - ln.bbox[1] for ln in lines)
+    lines = [ln for ln in lines if ln.bbox[3] - ln.bbox[1] <= MERGED_HEIGHT * usual]
     missed = [
         index
         for index, box in enumerate(detection.bboxes())
@@ -110,9 +117,10 @@ def fill_missed(
     return sorted(kept + added, key=lambda ln: (ln.bbox[1], ln.bbox[0]))
 
 
-_CIRCLED = re.compile(r"^[\u2460-\u2473]$")
-CIRCLED_SCORE = 0.85
-"""PP-OCR must read the glyph at a line's start as one circled number this surely."""
+_CIRCLED = re.compile(r"^[\u2460-\u2473].?$")
+CIRCLED_SCORE = 0.6
+"""PP-OCR must read the glyph at a line's start as a circled number this surely (a piece of
+the next glyph may follow it in the crop)."""
 
 
 def restore_circled_numbers(image: Image.Image, lines: list[TextLine]) -> list[TextLine]:
@@ -131,6 +139,7 @@ def restore_circled_numbers(image: Image.Image, lines: list[TextLine]) -> list[T
     out = []
     for line, (text, score) in zip(lines, recognize_crops(crops), strict=True):
         if score >= CIRCLED_SCORE and _CIRCLED.match(text) and line.text.strip():
+            text = text[0]
             first, _, rest = line.text.strip().partition(" ")
             if any("\uac00" <= ch <= "\ud7a3" for ch in first):
                 rest = line.text.strip()
