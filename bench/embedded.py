@@ -6,7 +6,7 @@ pagereader runs in process (its stage timings; the models are loaded once, befor
 Tesseract reads the raster pagereader rendered (``OMP_THREAD_LIMIT=1``, ``--psm 3``, the
 language of the reference). Printed per set and page type: pages, mean seconds of each and
 their ratio (goal <= 1.0 on scans), mean and worst character consistency of each, critical
-tokens identical (% of pages), pages pagereader turned, the classify and layout stages, and
+tokens identical (% of pages), pages pagereader turned or flagged for review, the classify and layout stages, and
 the orientation/script decision alone (timed again on the raster, given its line detection,
 which layout reuses). Digital pages are listed too (pagereader reads their text layer).
 
@@ -91,6 +91,7 @@ class Row:
     case: Case
     page_class: str
     turned: bool
+    flagged: bool
     classify_s: float
     layout_s: float
     decide_s: float
@@ -134,6 +135,7 @@ async def measure(ctx: object, case: Case) -> Row:
         case=case,
         page_class=decision.page_class if decision else "failed",
         turned=bool(decision and "page turned" in decision.script_reason),
+        flagged=any(block.verdict.action == "review" for block in result.blocks),
         classify_s=float(stages.get("classify", 0.0)),
         layout_s=float(stages.get("layout", 0.0)),
         decide_s=decide_s,
@@ -166,6 +168,7 @@ def table(rows: list[Row]) -> str:
         "critical ok",
         "tess critical ok",
         "turned",
+        "flagged",
     ]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     groups = dict.fromkeys((r.case.group, r.case.kind) for r in rows)
@@ -192,6 +195,7 @@ def table(rows: list[Row]) -> str:
             f"{crit:.0f}%",
             f"{tess_crit:.0f}%",
             str(sum(r.turned for r in mine)),
+            str(sum(r.flagged for r in mine)),
         ]
         out.append("| " + " | ".join(cells) + " |")
     scans = [r for r in rows if r.page_class != "digital" and r.case.kind != "digital"]
@@ -211,6 +215,7 @@ def detail(rows: list[Row]) -> str:
     for r in rows:
         out.append(
             f"{r.case.file.name} p{r.case.page} {r.page_class} turned={r.turned} "
+            f"flagged={r.flagged} "
             f"ours {r.ours_s:.2f}s {float(r.ours['char_consistency']):.3f} "
             f"crit={r.ours['critical_ok']} {list(r.ours['critical_changes'])[:4]} | "  # type: ignore[call-overload]
             f"tess {r.tess_s:.2f}s {float(r.tess['char_consistency']):.3f}"

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 
 from pagereader.checks.base import Subject
-from pagereader.checks.text import count_scripts, dominant_script
+from pagereader.checks.text import dominant_script
 from pagereader.types import Finding
 
 MIN_CONFIDENCE = 0.6
@@ -73,9 +74,7 @@ def check_plausibility(subject: Subject, min_confidence: float = MIN_CONFIDENCE)
     def flag(message: str) -> None:
         findings.append(Finding(check="plausibility", message=message, severity="warn"))
 
-    counts = count_scripts([text])
-    letters = sum(counts.values())
-    if subject.confidence is not None and subject.confidence < min_confidence and letters:
+    if subject.confidence is not None and subject.confidence < min_confidence:
         flag(f"OCR confidence {subject.confidence:.2f} (< {min_confidence:.2f})")
     expected = subject.decision_script
     got = dominant_script(text, _MIN_LETTERS)
@@ -87,4 +86,51 @@ def check_plausibility(subject: Subject, min_confidence: float = MIN_CONFIDENCE)
         flag(f"{odd_latin_words(text):.0%} of the Latin words have no vowel or mixed case")
     if symbol_share(text) > 0.3:
         flag(f"{symbol_share(text):.0%} of the characters are symbols")
+    return findings
+
+
+MIN_CHARS_PER_LINE = 4.0
+"""A page whose detected text lines gave fewer characters than this each was mostly unread."""
+
+
+def page_findings(
+    texts: Sequence[str],
+    confidences: Sequence[float | None],
+    line_count: int,
+    script: str,
+    min_confidence: float = MIN_CONFIDENCE,
+) -> list[Finding]:
+    """Plausibility of a whole page's OCR text: blocks that pass one by one (a circled number
+    read, the rest of the line not) can still add up to a page nobody could use."""
+    text = "\n".join(texts)
+    chars = len("".join(text.split()))
+    findings: list[Finding] = []
+    if line_count >= 5 and chars < MIN_CHARS_PER_LINE * line_count:
+        findings.append(
+            Finding(
+                check="plausibility",
+                message=(
+                    f"the page's {line_count} text lines gave {chars} characters: most of the "
+                    "page was not read (wrong script or orientation?)"
+                ),
+                severity="warn",
+            )
+        )
+    weights = [(len(t), c) for t, c in zip(texts, confidences, strict=True) if c is not None]
+    total = sum(n for n, _ in weights)
+    if total >= 20:
+        mean = sum(n * c for n, c in weights) / total
+        if mean < min_confidence:
+            findings.append(
+                Finding(
+                    check="plausibility",
+                    message=f"the page's OCR confidence is {mean:.2f} (< {min_confidence:.2f})",
+                    severity="warn",
+                )
+            )
+    whole = check_plausibility(Subject(text=text, engine="page", decision_script=script))
+    findings.extend(
+        Finding(check=f.check, message=f"the page's text: {f.message}", severity=f.severity)
+        for f in whole
+    )
     return findings

@@ -18,11 +18,12 @@ import time
 
 from pagereader.checks import Possible, Subject, decide, run_checks
 from pagereader.checks.base import ReferenceSource
+from pagereader.checks.plausibility import page_findings
 from pagereader.context import RunContext
 from pagereader.engines.base import BlockRequest
 from pagereader.engines.textlayer import TextLayerEngine
 from pagereader.errors import PagereaderError
-from pagereader.options import VerifyOptions
+from pagereader.options import Options, VerifyOptions
 from pagereader.stages.recognize import build_request, recognize_block
 from pagereader.stages.routes import resolve_route
 from pagereader.stages.state import PageState
@@ -313,4 +314,36 @@ async def run_verify(ctx: RunContext, state: PageState) -> PageState:
             )
         )
     )
+    if ctx.options.verify.enabled and not state.trusted_text:
+        state.results = flag_implausible_page(state.results, state.decision.script, ctx.options)
     return state
+
+
+def flag_implausible_page(
+    results: list[BlockResult], script: str, options: Options
+) -> list[BlockResult]:
+    """A scan whose OCR text as a whole is implausible: every text block kept for review."""
+    text_blocks = [r for r in results if r.block.kind in TEXT_KINDS]
+    findings = page_findings(
+        [r.text for r in text_blocks],
+        [r.confidence for r in text_blocks],
+        sum(len(r.block.lines) for r in text_blocks),
+        script,
+        options.verify.plausibility_min_confidence,
+    )
+    if not findings:
+        return results
+    logger.debug("implausible page text: %s", "; ".join(f.message for f in findings))
+    return [
+        r.model_copy(
+            update={
+                "verdict": Verdict(
+                    action="review" if r.verdict.action == "accept" else r.verdict.action,
+                    findings=(*r.verdict.findings, *findings),
+                )
+            }
+        )
+        if r.block.kind in TEXT_KINDS
+        else r
+        for r in results
+    ]

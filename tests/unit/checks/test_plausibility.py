@@ -8,6 +8,7 @@ from pagereader.checks.plausibility import (
     check_plausibility,
     han_dominance,
     odd_latin_words,
+    page_findings,
     symbol_share,
 )
 
@@ -62,3 +63,21 @@ def test_exact_sources_and_figures_are_not_judged() -> None:
 def test_suite_runs_it() -> None:
     findings = run_checks(Subject(text=ZH, engine="ocr", confidence=0.3, decision_script="han"))
     assert "plausibility" in {f.check for f in findings}
+
+
+def test_page_mostly_unread_is_flagged() -> None:
+    # a Korean page read by an engine without Hangul: circled numbers and specks survive
+    texts = ["①", "②", "③难12圣", "110至"]
+    findings = page_findings(texts, [0.95, 0.99, 0.78, 0.66], line_count=30, script="han")
+    assert any("30 text lines" in f.message for f in findings)
+
+
+def test_page_read_well_passes() -> None:
+    findings = page_findings([ZH, ZH[:20]], [0.98, 0.97], line_count=3, script="han")
+    assert findings == []
+
+
+def test_page_confidence_is_weighted_by_text() -> None:
+    texts = [ZH, "第一條"]
+    assert page_findings(texts, [0.45, 0.99], line_count=2, script="han")
+    assert not page_findings(texts, [0.95, 0.2], line_count=2, script="han")
