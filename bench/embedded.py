@@ -6,9 +6,9 @@ pagereader runs in process (its stage timings; the models are loaded once, befor
 Tesseract reads the raster pagereader rendered (``OMP_THREAD_LIMIT=1``, ``--psm 3``, the
 language of the reference). Printed per set and page type: pages, mean seconds of each and
 their ratio (goal <= 1.0 on scans), mean and worst character consistency of each, critical
-tokens identical (% of pages), pages pagereader turned or flagged for review, the classify and layout stages, and
-the orientation/script decision alone (timed again on the raster, given its line detection,
-which layout reuses). Digital pages are listed too (pagereader reads their text layer).
+tokens identical (% of pages), pages pagereader turned or flagged for review, the classify
+and layout stages, and the orientation/script decision alone (timed again on the raster,
+given its line detection, which layout reuses). Digital pages are listed too (pagereader reads their text layer).
 
     .venv/bin/python bench/embedded.py [--sets real_legal docling_rotated] [--pages-detail]
 """
