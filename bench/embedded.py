@@ -8,7 +8,8 @@ language of the reference). Printed per set and page type: pages, mean seconds o
 their ratio (goal <= 1.0 on scans), mean and worst character consistency of each, critical
 tokens identical (% of pages), pages pagereader turned or flagged for review, the classify
 and layout stages, and the orientation/script decision alone (timed again on the raster,
-given its line detection, which layout reuses). Digital pages are listed too (pagereader reads their text layer).
+given its line detection, which layout reuses). Digital pages are listed too (pagereader
+reads their text layer).
 
     .venv/bin/python bench/embedded.py [--sets real_legal docling_rotated] [--pages-detail]
 """
