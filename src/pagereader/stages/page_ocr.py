@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import re
 import statistics
+import subprocess
 from collections.abc import Sequence
 
 import numpy as np
@@ -27,6 +28,7 @@ from pagereader.engines.rapidocr import (
     recognize_crops,
 )
 from pagereader.engines.tesseract import read_line_strip, tesseract_lines
+from pagereader.errors import EngineError
 from pagereader.sources.base import RenderedPage
 from pagereader.types import BBox, Script, TextLine
 
@@ -35,9 +37,9 @@ logger = logging.getLogger(__name__)
 PAGE_LANGS: dict[str, str] = {"hangul": "kor"}
 """Tesseract models for whole-page reading, by script (only Hangul pages are read so)."""
 MISSED_COVERAGE = 0.8
+"""A detected line less covered than this by Tesseract's lines was missed by its layout."""
 MERGED_HEIGHT = 1.6
 """A Tesseract line this many times taller than its usual line ran two rows together."""
-"""A detected line less covered than this by Tesseract's lines was missed by its layout."""
 NOISE_CONFIDENCE = 0.75
 """An off-script line under this confidence outside every text region is noise."""
 JUNK_CONFIDENCE = 0.4
@@ -59,7 +61,15 @@ def read_page_lines(
     if detection is not None and detection.size != page.image.size:
         detection = None
     if script in PAGE_LANGS:
-        found = tesseract_lines(page.image, PAGE_LANGS[script], psm=3)
+        try:
+            found = tesseract_lines(page.image, PAGE_LANGS[script], psm=3)
+        except subprocess.TimeoutExpired as exc:
+            raise EngineError(
+                "Tesseract timed out reading the page",
+                file=page.file,
+                page=page.index,
+                hint="check the page image (a huge or broken raster?) or pass --dpi lower",
+            ) from exc
         if detection is not None:
             found = fill_missed(page.image, found, detection, PAGE_LANGS[script])
         found = restore_circled_numbers(page.image, found)
