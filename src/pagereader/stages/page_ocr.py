@@ -72,7 +72,9 @@ def read_page_lines(
             ) from exc
         if detection is not None:
             found = fill_missed(page.image, found, detection, PAGE_LANGS[script])
-        found = restore_circled_numbers(page.image, found)
+        found = restore_circled_numbers(
+            page.image, found, detection.bboxes() if detection is not None else []
+        )
     else:
         found = read_detection(page.image, detection or detect(page.image))
     return [_scaled(line, page.scale) for line in found]
@@ -108,7 +110,11 @@ def fill_missed(
     missed = [
         index
         for index, box in enumerate(detection.bboxes())
-        if box[2] - box[0] > 2 * (box[3] - box[1]) and _coverage(box, lines) < MISSED_COVERAGE
+        if box[2] - box[0] > 2 * (box[3] - box[1])
+        and (
+            _coverage(box, lines) < MISSED_COVERAGE
+            or sum(_inside(ln, box) for ln in lines) >= 2  # one printed line cut in pieces
+        )
     ]
     if not missed:
         return lines
@@ -133,17 +139,22 @@ CIRCLED_SCORE = 0.6
 the next glyph may follow it in the crop)."""
 
 
-def restore_circled_numbers(image: Image.Image, lines: list[TextLine]) -> list[TextLine]:
+def restore_circled_numbers(
+    image: Image.Image, lines: list[TextLine], detected: Sequence[BBox] = ()
+) -> list[TextLine]:
     """Clause numbers (①, ②, ...) that Tesseract's Korean model misreads ("(2", "8", "•"),
     read again by PP-OCR, which knows them: the first glyph of every line, in one batch. Where
     PP-OCR reads one circled number, it replaces a first token without Hangul or goes before a
-    first token with Hangul."""
+    first token with Hangul. A line starts where the detector's line around it starts, when
+    that is further left (Tesseract sometimes drops the number altogether)."""
     if not lines:
         return lines
     array = np.asarray(image.convert("RGB"))
     crops = []
     for line in lines:
         x0, y0, _, y1 = (int(v) for v in line.bbox)
+        starts = [box[0] for box in detected if _inside(line, box)]
+        x0 = int(min([x0, *starts]))
         height = max(1, y1 - y0)
         crops.append(np.ascontiguousarray(array[y0:y1, max(0, x0 - 4) : x0 + int(1.2 * height)]))
     out = []
