@@ -8,7 +8,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from pagereader.engines.tesseract import read_line_strip, tesseract_available
-from pagereader.stages.page_ocr import _coverage
+from pagereader.stages.page_ocr import _coverage, restore_circled_numbers
 from pagereader.types import TextLine
 
 NANUM = Path("/usr/share/fonts/truetype/nanum/NanumMyeongjo.ttf")
@@ -42,3 +42,23 @@ def test_strip_reading_gives_each_crop_its_own_text() -> None:
         assert got.replace(" ", "") == want.replace(" ", ""), got
         assert confidence > 0.7
     assert read[2] == ("", 0.0)
+
+
+def test_clause_number_misread_by_tesseract_is_read_again() -> None:
+    font = ImageFont.truetype(str(NANUM), 32)
+    image = Image.new("RGB", (800, 60), "white")
+    ImageDraw.Draw(image).text(
+        (20, 10), "② 모든 국민은 양심의 자유를 가진다.", font=font, fill="black"
+    )
+    left, top, right, bottom = ImageDraw.Draw(image).textbbox(
+        (20, 10), "② 모든 국민은 양심의 자유를 가진다.", font=font
+    )
+    misread = TextLine(
+        text="(2 모든 국민은 양심의 자유를 가진다.",
+        bbox=(float(left), float(top), float(right), float(bottom)),
+        confidence=0.9,
+    )
+    plain = misread.model_copy(update={"text": "모든 국민은", "bbox": (300.0, 10.0, 500.0, 45.0)})
+    fixed = restore_circled_numbers(image, [misread, plain])
+    assert fixed[0].text == "② 모든 국민은 양심의 자유를 가진다."
+    assert fixed[1] == plain
