@@ -1,7 +1,8 @@
 """Tesseract (Debian's tesseract-ocr): the classic baseline, and the reader for Korean.
 
-``OMP_THREAD_LIMIT=1`` makes it 2-3x faster on small machines; blocks are read with
-``--psm 6`` (one uniform block), which also keeps Korean from the garbage psm 3 gives.
+``OMP_THREAD_LIMIT=1`` makes it 2-3x faster on small machines. Blocks are read with ``--psm 6``
+(one uniform block); whole Korean pages with ``--psm 3`` (stages/page_ocr.py), which on real
+scans kept bleed-through out where block-by-block reading let it in.
 """
 
 from __future__ import annotations
