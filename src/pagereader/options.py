@@ -160,6 +160,7 @@ DEFAULT_REMEDIES: Mapping[CheckName, tuple[VerifyRemedy, ...]] = {
     "critical": ("fallback", "retry", "escalate", "review"),
     "agreement": ("fallback", "escalate", "retry", "review"),
     "table": ("retry", "escalate", "review"),
+    "plausibility": ("escalate", "retry", "review"),
 }
 
 
@@ -213,6 +214,7 @@ class VerifyOptions(_Options):
         default_factory=lambda: dict(DEFAULT_AGREEMENT_MIN_OCR)
     )
     critical_patterns: Mapping[str, tuple[str, ...]] = Field(default_factory=dict)
+    plausibility_min_confidence: float = Field(0.6, ge=0.0, le=1.0)
     repetition_min_span: int = Field(40, ge=4)
     compression_ratio_max: float = Field(4.5, gt=1.0)
     compression_min_chars: int = Field(300, ge=50)

@@ -22,7 +22,15 @@ Status = Literal["ok", "partial", "failed"]
 VerdictAction = Literal["accept", "retry", "escalate", "fallback", "review"]
 # the verifier's checks, most serious first (the order in which a fault decides the remedy)
 CheckName = Literal[
-    "empty", "truncation", "reasoning", "repetition", "script", "critical", "agreement", "table"
+    "empty",
+    "truncation",
+    "reasoning",
+    "repetition",
+    "script",
+    "critical",
+    "agreement",
+    "table",
+    "plausibility",
 ]
 CHECK_NAMES: tuple[CheckName, ...] = get_args(CheckName)
 

@@ -97,7 +97,7 @@ def test_big_table_is_rebuilt_as_a_grid(fixtures: Fixtures) -> None:
     assert tables[0].html is not None and tables[0].html.count("<tr>") >= 20
 
 
-@pytest.mark.skipif(not HAVE_TESSERACT, reason="Korean scans and OSD need tesseract")
+@pytest.mark.skipif(not HAVE_TESSERACT, reason="Korean scans need tesseract")
 def test_scans_are_read_in_every_language(fixtures: Fixtures) -> None:
     for path in (
         fixtures.scan_pdf,
@@ -110,7 +110,7 @@ def test_scans_are_read_in_every_language(fixtures: Fixtures) -> None:
             assert consistency >= 0.90, (path.name, lang, consistency)
 
 
-@pytest.mark.skipif(not HAVE_TESSERACT, reason="script detection on scans needs tesseract OSD")
+@pytest.mark.skipif(not HAVE_TESSERACT, reason="Hangul detection on scans needs tesseract")
 def test_scan_script_picks_the_engine(fixtures: Fixtures) -> None:
     pages = parsed(fixtures.scan_pdf).pages
     engines = [(p.decision.script, p.decision.text_engine) for p in pages if p.decision]
@@ -131,8 +131,7 @@ def test_pptx_slides_and_notes(fixtures: Fixtures) -> None:
     assert "> **Notes**" in result.markdown
 
 
-@pytest.mark.skipif(not HAVE_TESSERACT, reason="orientation needs tesseract OSD")
-@pytest.mark.parametrize("degrees", [90, 180])
+@pytest.mark.parametrize("degrees", [90, 180, 270])
 def test_rotated_scan_is_turned_upright(fixtures: Fixtures, tmp_path: Path, degrees: int) -> None:
     from PIL import Image
 

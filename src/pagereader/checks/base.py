@@ -15,7 +15,9 @@ class Subject:
     ``reference`` is the text an independent signal reads in the same box: the PDF text layer
     on digital pages (exact), or the embedded OCR on scans (approximate); ``None`` when there
     is none, and then only the self-checks (empty, repetition, truncation, reasoning, table
-    structure) apply. ``page_script`` is the decision layer's script of the page.
+    structure) apply. ``page_script`` is the decision layer's script of the page where the script
+    check may use it (not for the embedded engines' own answers); ``decision_script`` is that
+    script always, and ``confidence`` the engine's own (both for the plausibility check).
     """
 
     text: str
@@ -26,6 +28,8 @@ class Subject:
     reference: str | None = None
     reference_source: ReferenceSource | None = None
     page_script: str = "unknown"
+    confidence: float | None = None
+    decision_script: str = "unknown"
 
     @property
     def answer(self) -> str:

@@ -6,6 +6,7 @@ from pagereader.checks.agreement import check_agreement
 from pagereader.checks.base import Subject
 from pagereader.checks.critical import check_critical, critical_patterns
 from pagereader.checks.empty import check_empty
+from pagereader.checks.plausibility import check_plausibility
 from pagereader.checks.reasoning import check_reasoning
 from pagereader.checks.repetition import check_repetition
 from pagereader.checks.script import check_script
@@ -32,6 +33,7 @@ def run_checks(subject: Subject, options: VerifyOptions | None = None) -> list[F
         ),
         *check_script(subject),
         *check_table(subject),
+        *check_plausibility(subject, options.plausibility_min_confidence),
     ]
     if not any(f.check in ("repetition", "script") for f in findings):
         findings.extend(check_critical(subject, critical_patterns(options.critical_patterns)))

@@ -10,6 +10,7 @@ import asyncio
 import logging
 import threading
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -48,8 +49,8 @@ def _model(options: RapidOCREngineOptions) -> tuple[Any, threading.Lock]:
 
 
 def _model_input(image: Image.Image) -> tuple[np.ndarray, float]:
-    """The RGB array RapidOCR reads, and its pixels per image pixel. RapidOCR itself shrinks
-    any input to 2000 pixels a side; an image over _MAX_INPUT_SIDE is shrunk to it first, so a
+    """The RGB array the detector reads, and its pixels per image pixel. RapidOCR itself shrinks
+    any input to its detection side; an image over _MAX_INPUT_SIDE is shrunk to it first, so a
     huge page or crop never gets a full-size array copy (smaller images pass unchanged)."""
     factor = min(1.0, _MAX_INPUT_SIDE / max(1, image.width, image.height))
     if factor < 1.0:
@@ -57,18 +58,88 @@ def _model_input(image: Image.Image) -> tuple[np.ndarray, float]:
         size = (max(1, int(width * factor)), max(1, int(image.height * factor)))
         image = image.resize(size, Image.Resampling.BILINEAR, reducing_gap=2.0)
         factor = image.width / width
-    return np.asarray(image if image.mode == "RGB" else image.convert("RGB")), factor
+    return _rgb_array(image), factor
 
 
-def _quad_to_bbox(quad: Any, k: float = 1.0) -> tuple[float, float, float, float]:
-    """The box of a detected quadrilateral, in the pixels of the image before _model_input."""
-    points = np.asarray(quad, dtype=float).reshape(-1, 2) / k
+def _rgb_array(image: Image.Image) -> np.ndarray:
+    return np.asarray(image if image.mode == "RGB" else image.convert("RGB"))
+
+
+def _quad_to_bbox(quad: Any) -> tuple[float, float, float, float]:
+    points = np.asarray(quad, dtype=float).reshape(-1, 2)
     return (
         float(points[:, 0].min()),
         float(points[:, 1].min()),
         float(points[:, 0].max()),
         float(points[:, 1].max()),
     )
+
+
+@dataclass(frozen=True)
+class Detection:
+    """Text line quadrilaterals found on one image (its pixels), kept so that one detection
+    serves the orientation probe, the layout and the recognition of a page."""
+
+    size: tuple[int, int]
+    quads: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 2), np.float32))
+
+    def bboxes(self) -> list[tuple[float, float, float, float]]:
+        """Each quad's axis-aligned box."""
+        return [_quad_to_bbox(quad) for quad in self.quads]
+
+
+def detect(image: Image.Image, options: RapidOCREngineOptions | None = None) -> Detection:
+    """PP-OCR text detection alone: the line quads of ``image``."""
+    model, lock = _model(options or RapidOCREngineOptions())
+    array, k = _model_input(image)
+    with lock:  # the detector alone: the full pipeline would also cut out every line
+        result = model._load_det_model()(array)
+    boxes = getattr(result, "boxes", None)
+    if boxes is None or len(boxes) == 0:
+        return Detection(size=image.size)
+    quads = np.asarray(boxes, dtype=np.float32).reshape(-1, 4, 2) / np.float32(k)
+    return Detection(size=image.size, quads=quads)
+
+
+def crop_quad(array: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The straightened crop of one line (tall crops turned to lie flat, as PP-OCR does)."""
+    from rapidocr.utils.process_img import get_rotate_crop_image
+
+    return np.ascontiguousarray(get_rotate_crop_image(array, quad.astype(np.float32).copy()))
+
+
+def recognize_crops(
+    crops: list[np.ndarray], options: RapidOCREngineOptions | None = None
+) -> list[tuple[str, float]]:
+    """PP-OCR recognition of line crops: (text, score) each."""
+    if not crops:
+        return []
+    from rapidocr.ch_ppocr_rec import TextRecInput
+
+    model, lock = _model(options or RapidOCREngineOptions())
+    with lock:
+        result = model._load_rec_model()(TextRecInput(img=crops))
+    if result.txts is None:
+        return [("", 0.0)] * len(crops)
+    return [(str(t), float(s)) for t, s in zip(result.txts, result.scores, strict=True)]
+
+
+def read_detection(
+    image: Image.Image,
+    detection: Detection,
+    options: RapidOCREngineOptions | None = None,
+    min_score: float = 0.5,
+) -> list[TextLine]:
+    """Recognize the lines of an earlier detection of the same image (no second detection)."""
+    array = _rgb_array(image)
+    crops = [crop_quad(array, quad) for quad in detection.quads]
+    read = recognize_crops(crops, options)
+    lines = [
+        TextLine(text=text if score >= min_score else "", bbox=box, confidence=score)
+        for box, (text, score) in zip(detection.bboxes(), read, strict=True)
+        if text.strip() or score < min_score
+    ]
+    return sort_lines(lines)
 
 
 def ocr_lines(
@@ -79,37 +150,7 @@ def ocr_lines(
     Lines read with a score under ``min_score`` keep their box with empty text: the box is
     still layout evidence, and another engine may read it.
     """
-    model, lock = _model(options or RapidOCREngineOptions())
-    array, k = _model_input(image)
-    with lock:
-        result = model(
-            array, use_det=True, use_cls=(options or RapidOCREngineOptions()).use_cls, use_rec=True
-        )
-    if result.boxes is None or result.txts is None:
-        return []
-    lines = [
-        TextLine(
-            text=text if score >= min_score else "",
-            bbox=_quad_to_bbox(box, k),
-            confidence=float(score),
-        )
-        for box, text, score in zip(result.boxes, result.txts, result.scores, strict=True)
-    ]
-    return sort_lines(lines)
-
-
-def detect_lines(
-    image: Image.Image, options: RapidOCREngineOptions | None = None
-) -> list[TextLine]:
-    """Text line boxes only (no recognition): cheap input for layout on scans."""
-    model, lock = _model(options or RapidOCREngineOptions())
-    array, k = _model_input(image)
-    with lock:  # RapidOCR keeps per-call flags on the instance: always pass all three
-        result = model(array, use_det=True, use_cls=False, use_rec=False)
-    boxes = getattr(result, "boxes", None)
-    if boxes is None:
-        return []
-    return sort_lines([TextLine(text="", bbox=_quad_to_bbox(box, k)) for box in boxes])
+    return read_detection(image, detect(image, options), options, min_score)
 
 
 def sort_lines(lines: list[TextLine]) -> list[TextLine]:
@@ -142,13 +183,14 @@ class RapidOCREngine(EmbeddedEngine):
         block = request.block
         if (
             block.source == "ocr"
+            and request.script != "hangul"  # Hangul pages are read by Tesseract in layout
             and block.kind in TEXT_KINDS
-            and block.lines
-            and all(ln.text for ln in block.lines)
+            and any(ln.text for ln in block.lines)
         ):
+            # read once with the page; lines under the score floor stay empty (not re-read)
             scores = [ln.confidence for ln in block.lines]
             return Recognition(
-                text=join_lines(block.lines),
+                text=join_lines([ln for ln in block.lines if ln.text]),
                 engine=self.name,
                 confidence=round(float(np.mean(scores)), 4),
                 detail="lines read during layout",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import cv2
 import numpy as np
@@ -23,9 +24,9 @@ from pagereader.layout.table_grid import find_ruled_tables
 from pagereader.options import ClassifyOptions
 from pagereader.sources.base import RenderedPage
 from pagereader.stages.routes import resolve_route
-from pagereader.stages.script import SCRIPT_OF_LANG, script_of, upright_and_script
+from pagereader.stages.script import SCRIPT_OF_LANG, upright_and_script
 from pagereader.stages.state import PageState
-from pagereader.text import count_scripts
+from pagereader.text import count_scripts, script_of
 from pagereader.types import BBox, PageClass, PageDecision, PageFeatures, Script, TextLine
 
 _ANALYSIS_SIDE = 1600
@@ -111,17 +112,14 @@ def compute_features(
     if sizes:
         line_count = len(page.lines)
         median_size = float(np.median(sizes))
-        small_share = 0.0
     else:
         line_count, row_height = ink_rows(gray, unit_scale)
         median_size = row_height * 72.0 / page.units_per_inch / 1.2 if row_height else 0.0
-        sizes = [median_size] if median_size else []
-        small_share = 0.0
+    # small_font_share needs the decision's threshold: classify_page fills it in
     return probe.model_copy(
         update=dict(
             line_count=line_count,
             median_font_size=round(median_size, 2),
-            small_font_share=round(small_share, 4),
             ruling_lines=count_rulings(gray),
             table_fraction=round(min(1.0, sum(_area(b) for b in tables) / area), 4),
             ink_fraction=round(float((gray < 128).mean()), 4),
@@ -248,14 +246,19 @@ def _script(ctx: RunContext, state: PageState, trusted: bool) -> tuple[Script, s
     if trusted:
         counts = count_scripts(line.text for line in state.rendered.lines)
         return script_of(counts), f"text layer letters: {counts}"
-    state.rendered, script, reason = upright_and_script(state.rendered)
-    return script, reason
+    upright = upright_and_script(state.rendered)
+    state.rendered, state.detection = upright.page, upright.detection
+    return upright.script, upright.reason
 
 
 def _classify(ctx: RunContext, state: PageState) -> PageState:
     before = state.rendered
-    decision, trusted, tables = classify_page(before, ctx.options.classify)
-    script, script_reason = _script(ctx, state, trusted)
+    options = ctx.options.classify
+    trusted, _ = text_layer_trusted(text_layer_probe(before), before.invisible_text_share, options)
+    with ThreadPoolExecutor(max_workers=1) as pool:  # features beside the script decision
+        measured = pool.submit(classify_page, before, options)
+        script, script_reason = _script(ctx, state, trusted)
+        decision, trusted, tables = measured.result()
     if state.rendered is not before:  # turned upright: measure the page as it now stands
         decision, trusted, tables = classify_page(state.rendered, ctx.options.classify)
     state.table_boxes = tables

@@ -9,15 +9,16 @@ in the same reading-order pass.
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 from pagereader.context import RunContext
-from pagereader.engines.rapidocr import detect_lines, ocr_lines
 from pagereader.layout.detector import detect_regions
 from pagereader.layout.paragraphs import group_lines
 from pagereader.layout.reading_order import order_blocks
 from pagereader.layout.regions import merge_layout_regions
 from pagereader.layout.table_detect import find_word_tables
 from pagereader.layout.table_words import WORDS_SOURCE
+from pagereader.stages.page_ocr import drop_noise, read_page_lines
 from pagereader.stages.state import PageState
 from pagereader.types import BBox, Block, BlockKind, TextLine
 
@@ -93,18 +94,19 @@ def digital_blocks(state: PageState) -> list[Block]:
 def scan_blocks(state: PageState, ctx: RunContext) -> list[Block]:
     """OCR lines and layout-model regions, reconciled; ruled tables from the raster.
 
-    The page's lines are read once here (PP-OCR on the whole page), so the kinds can be guessed
-    from the text and the embedded engine reuses them instead of reading every crop again. On
-    Hangul pages only the line boxes are kept (PP-OCR cannot read Hangul); blocks are read later.
+    The page's lines are read once here (page_ocr.py: PP-OCR over the decision layer's own
+    detection, or Tesseract's Korean model on Hangul pages), so the kinds can be guessed from
+    the text and the embedded engines reuse them instead of reading every crop again.
     """
     page = state.rendered
     scale = page.scale
-    hangul = state.decision is not None and state.decision.script == "hangul"
-    found = detect_lines(page.image) if hangul else ocr_lines(page.image)
-    lines = [ln.model_copy(update={"bbox": _scaled(ln.bbox, scale)}) for ln in found]
-    regions = [
-        (label, _scaled(box, scale), score) for label, box, score in detect_regions(page.image)
-    ]
+    script = state.decision.script if state.decision is not None else "unknown"
+    with ThreadPoolExecutor(max_workers=1) as pool:  # the layout model runs meanwhile
+        reading = pool.submit(read_page_lines, page, script, state.detection)
+        found = detect_regions(page.image)
+        lines = reading.result()
+    regions = [(label, _scaled(box, scale), score) for label, box, score in found]
+    lines = drop_noise(lines, regions, script)
     tables = _table_boxes(state)
     regions = [r for r in regions if r[0] != "table"] + [("table", t, 1.0) for t in tables]
     return merge_layout_regions(regions, lines, page.width, page.height, source="ocr")

@@ -1,19 +1,26 @@
-"""Which script a page is written in: it decides the embedded OCR engine.
+"""Which way up a scan stands and which script it is written in (it decides the OCR engine).
 
-Digital pages count the letters of their text layer. Scans are turned upright by Tesseract's
-OSD, then a band of the page is read with the Korean, Chinese and English models together and
-its letters counted (OSD's own script guess is weak on degraded pages). ``--lang`` overrides.
+Digital pages count the letters of their text layer. Scans are judged from the page's own text
+lines: PP-OCR detection finds them once (layout and recognition reuse that detection), and a
+few of the longest lines are read as they stand and turned half a turn. A page is turned only
+when the turned reading is both confident and far more confident than the upright one; OSD-style
+guesses from glyph shapes alone turned real upright pages (bleed-through, handwriting), so
+they are not used. The same few lines give the script: a confident PP-OCR reading is Chinese
+or Latin; a weak one (PP-OCR has no Hangul) is read again by Tesseract's Korean model, and a
+confident Hangul reading makes the page Korean. ``--lang`` overrides.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from concurrent.futures import ThreadPoolExecutor
+import statistics
+from dataclasses import dataclass
 
 import numpy as np
 from PIL import Image
 
-from pagereader.engines.tesseract import detect_orientation, tesseract_available, tesseract_text
+from pagereader.engines.rapidocr import Detection, crop_quad, detect, recognize_crops
+from pagereader.engines.tesseract import read_line_strip, tesseract_available
 from pagereader.sources.base import RenderedPage
 from pagereader.text import count_scripts, script_of
 from pagereader.types import Script
@@ -21,72 +28,165 @@ from pagereader.types import Script
 SCRIPT_OF_LANG: dict[str, Script] = {"en": "latin", "zh-Hant": "han", "ko": "hangul"}
 
 
-_OSD_SIDE = 1800
-_PROBE_SIDE = 1400
-_PROBE_LANGS = "kor+chi_tra+eng"
-_OSD_TRUSTED = 2.0
+SAMPLE_LINES = 4
+"""How many of the longest lines are read to judge orientation and script."""
+_CROP_HEIGHTS = 10
+"""A sampled crop is cut to this many line heights: reading time grows with width."""
+TURN_MIN_SCORE = 0.75
+"""The turned reading must be at least this confident ..."""
+TURN_MARGIN = 0.25
+"""... and this much more confident than the reading as the page stands."""
+_CONFIDENT = 0.8
+_PROBE_LANG = "kor"
+KOREAN_MIN_CONFIDENCE = 0.7
+"""Tesseract's Korean model reads Korean lines at 0.85-0.9 and others at 0.3 (a guess)."""
 
 
-def _reduced(image: Image.Image, side: int) -> Image.Image:
-    factor = min(1.0, side / max(image.size))
-    if factor >= 1.0:
-        return image
-    return image.resize((int(image.width * factor), int(image.height * factor)))
+@dataclass(frozen=True)
+class Reading:
+    """The sampled lines read one way: mean recognition score and the text."""
+
+    score: float
+    text: str
+    made: bool = True
 
 
-def text_band(image: Image.Image, share: float = 0.25) -> Image.Image:
-    """The horizontal band of the page (``share`` of its height) holding the most ink."""
-    gray = np.asarray(image.convert("L"))
-    ink = (gray < 128).sum(axis=1).astype(float)
-    height = max(1, int(len(ink) * share))
-    if len(ink) <= height:
-        return image
-    window = np.convolve(ink, np.ones(height), mode="valid")
-    top = int(window.argmax())
-    return image.crop((0, top, image.width, top + height))
+@dataclass(frozen=True)
+class Upright:
+    """A scan made upright: the page, its script and why, and its line detection."""
+
+    page: RenderedPage
+    script: Script
+    reason: str
+    turned: int
+    detection: Detection | None
 
 
-def probe_script(image: Image.Image) -> tuple[Script, str]:
-    """Read the inkiest band with Korean, Chinese and English models at once and count the
-    letters: unlike OSD's script guess, this holds up on blurred and noisy scans."""
-    text = tesseract_text(_reduced(text_band(image), _PROBE_SIDE), _PROBE_LANGS, psm=6)
-    counts = count_scripts([text])
-    script = script_of(counts)
-    if script == "hangul" and counts["han"] > counts["hangul"]:
-        # Reading Chinese with the Korean model loaded yields a few stray Hangul syllables; a
-        # Korean page read the same way gives far more Hangul than Han.
-        script = "han"
-    return script, f"script probe ({_PROBE_LANGS}) letters: {counts}"
+def _side_lengths(quad: np.ndarray) -> tuple[float, float]:
+    return float(np.linalg.norm(quad[0] - quad[1])), float(np.linalg.norm(quad[0] - quad[3]))
 
 
-def upright_and_script(page: RenderedPage) -> tuple[RenderedPage, Script, str]:
-    """For a scan: the page turned upright (Tesseract OSD) and its script (the probe, or OSD's
-    guess when the probe reads no letters)."""
-    if not tesseract_available():
-        return (
-            page,
-            "unknown",
-            (
-                "Tesseract unavailable: orientation and script of scans unknown (Hangul cannot be "
-                "detected)"
-            ),
+def tall_share(detection: Detection) -> float:
+    """Share of clearly elongated lines that stand upright (text running down the page)."""
+    tall = wide = 0
+    for quad in detection.quads:
+        width, height = _side_lengths(quad)
+        tall += height > 1.5 * width
+        wide += width > 1.5 * height
+    return tall / (tall + wide) if tall + wide else 0.0
+
+
+def sample_crops(
+    image: Image.Image, detection: Detection, count: int = SAMPLE_LINES
+) -> list[np.ndarray]:
+    """Crops of the ``count`` longest lines, each cut to a bounded width."""
+    if len(detection.quads) == 0:
+        return []
+    lengths = [max(_side_lengths(q)) for q in detection.quads]
+    order = np.argsort(lengths)[::-1][:count]
+    array = np.asarray(image.convert("RGB"))
+    crops = []
+    for index in order:
+        crop = crop_quad(array, detection.quads[index])
+        height = crop.shape[0]
+        crops.append(np.ascontiguousarray(crop[:, : max(1, _CROP_HEIGHTS * height)]))
+    return crops
+
+
+def _reading(results: list[tuple[str, float]]) -> Reading:
+    score = statistics.mean(s for _, s in results) if results else 0.0
+    return Reading(score, "".join(t for t, _ in results))
+
+
+def read_both_ways(crops: list[np.ndarray], vertical: bool) -> tuple[Reading, Reading]:
+    """The crops read as they stand and turned half a turn. A confident reading of
+    horizontal lines as they stand settles it: no turned reading could beat it by the margin,
+    so that one is not made (it would read 0)."""
+    ahead = _reading(recognize_crops(crops))
+    if not vertical and ahead.score > 1.0 - TURN_MARGIN:
+        return ahead, Reading(0.0, "", made=False)
+    turned = recognize_crops([np.ascontiguousarray(np.rot90(c, 2)) for c in crops])
+    return ahead, _reading(turned)
+
+
+def choose_turn(vertical: bool, ahead: Reading, turned: Reading) -> tuple[int, str]:
+    """Degrees to turn the page counter-clockwise, and the evidence (pure).
+
+    Lines wider than tall: 0 unless the half-turned reading is confident and far better.
+    Lines taller than wide were laid flat by a quarter turn counter-clockwise: whichever of the
+    two ways reads confidently and far better decides 90 or 270; otherwise the page stays.
+    """
+    evidence = f"sampled lines read {ahead.score:.2f} as they stand" + (
+        f", {turned.score:.2f} turned" if turned.made else ""
+    )
+    if vertical:
+        best, other, angle = (
+            (ahead, turned, 90) if ahead.score >= turned.score else (turned, ahead, 270)
         )
-    with ThreadPoolExecutor(max_workers=2) as pool:  # two Tesseract processes side by side
-        osd_job = pool.submit(detect_orientation, _reduced(page.image, _OSD_SIDE).convert("L"))
-        probe_job = pool.submit(probe_script, page.image)
-        osd, (script, reason) = osd_job.result(), probe_job.result()
-    turned = ""
-    if osd is not None and osd.rotate % 360:
-        image = page.image.rotate(-osd.rotate, expand=True)
-        swap = osd.rotate % 180 == 90
-        page = dataclasses.replace(
-            page,
-            image=image,
-            width=page.height if swap else page.width,
-            height=page.width if swap else page.height,
-        )
-        turned = f"; page turned {osd.rotate} degrees"
-        script, reason = probe_script(page.image)
-    if script == "unknown" and osd is not None and osd.confidence >= _OSD_TRUSTED:
-        script, reason = osd.script, f"OSD: {osd.script_name} (confidence {osd.confidence:.1f})"
-    return page, script, reason + turned
+        if best.score >= TURN_MIN_SCORE and best.score - other.score >= TURN_MARGIN:
+            return angle, f"text runs down the page; {evidence}"
+        return 0, f"text runs down the page but no way reads clearly; {evidence}: left as is"
+    if turned.score >= TURN_MIN_SCORE and turned.score - ahead.score >= TURN_MARGIN:
+        return 180, evidence
+    return 0, evidence
+
+
+def turn_page(page: RenderedPage, angle: int) -> RenderedPage:
+    """The page turned ``angle`` degrees counter-clockwise."""
+    swap = angle % 180 == 90
+    return dataclasses.replace(
+        page,
+        image=page.image.rotate(angle, expand=True),
+        width=page.height if swap else page.width,
+        height=page.width if swap else page.height,
+    )
+
+
+def script_from_reading(reading: Reading, crops: list[np.ndarray]) -> tuple[Script, str]:
+    """The script of the sampled lines: PP-OCR's letters when it read them confidently;
+    otherwise Tesseract's Korean model on them (PP-OCR has no Hangul): a confident Hangul
+    reading makes the page Korean, a poor one leaves PP-OCR's letters to decide."""
+    counts = count_scripts([reading.text])
+    letters = sum(counts.values())
+    if reading.score >= _CONFIDENT and letters >= 4:
+        return script_of(counts), f"sampled lines read by PP-OCR ({reading.score:.2f}): {counts}"
+    weak = f"sampled lines read weakly by PP-OCR ({reading.score:.2f}): {counts}"
+    if not crops or not tesseract_available():
+        return script_of(counts), f"{weak}; Tesseract unavailable, so Hangul cannot be detected"
+    reads = read_line_strip([Image.fromarray(crop) for crop in crops], _PROBE_LANG)
+    korean = count_scripts([text for text, _ in reads])["hangul"]
+    confidence = statistics.mean(score for text, score in reads) if reads else 0.0
+    probe = f"Tesseract ({_PROBE_LANG}) read {korean} Hangul at confidence {confidence:.2f}"
+    if korean >= 10 and confidence >= KOREAN_MIN_CONFIDENCE:
+        return "hangul", f"{weak}; {probe}"
+    return script_of(counts), f"{weak}; {probe}: not Korean"
+
+
+def upright_and_script(page: RenderedPage) -> Upright:
+    """For a scan: the page turned upright when the evidence is strong, its script, and the
+    line detection of the page as it finally stands."""
+    return orient(page, detect(page.image))
+
+
+def orient(page: RenderedPage, detection: Detection) -> Upright:
+    """The decision itself, from the page's line detection (which layout reuses)."""
+    if len(detection.quads) == 0:
+        return Upright(page, "unknown", "no text lines found", 0, detection)
+    vertical = tall_share(detection) > 0.5
+    crops = sample_crops(page.image, detection)
+    ahead, turned = read_both_ways(crops, vertical)
+    angle, evidence = choose_turn(vertical, ahead, turned)
+    if angle:
+        page = turn_page(page, angle)
+        detection = detect(page.image)
+        crops = sample_crops(page.image, detection)
+        reading = turned if angle in (180, 270) else ahead
+    else:
+        reading = ahead
+        if vertical:
+            crops = []  # sideways lines say nothing about the script
+    script, why = script_from_reading(reading, crops)
+    orientation = (
+        f"; page turned {angle} degrees ({evidence})" if angle else f"; upright ({evidence})"
+    )
+    return Upright(page, script, why + orientation, angle, detection)

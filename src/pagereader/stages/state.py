@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pagereader.engines.rapidocr import Detection
 from pagereader.sources.base import RenderedPage
 from pagereader.types import BBox, Block, BlockResult, ErrorItem, PageContext, PageDecision
 
@@ -16,6 +17,8 @@ class PageState:
     decision: PageDecision | None = None
     trusted_text: bool = False
     table_boxes: list[BBox] = field(default_factory=list)
+    detection: Detection | None = None
+    """Text lines found on the page raster by the decision layer (reused by layout)."""
     blocks: list[Block] = field(default_factory=list)
     results: list[BlockResult] = field(default_factory=list)
     errors: list[ErrorItem] = field(default_factory=list)

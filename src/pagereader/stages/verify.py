@@ -18,9 +18,11 @@ import time
 
 from pagereader.checks import Possible, Subject, decide, run_checks
 from pagereader.checks.base import ReferenceSource
+from pagereader.checks.plausibility import page_findings
 from pagereader.context import RunContext
 from pagereader.engines.textlayer import TextLayerEngine
 from pagereader.errors import PagereaderError
+from pagereader.options import Options
 from pagereader.stages.recognize import build_request, call_engine, recognize_block
 from pagereader.stages.routes import resolve_route
 from pagereader.stages.state import PageState
@@ -118,7 +120,11 @@ async def find_reference(
 
 
 def _subject(
-    result: BlockResult, reference: Reference, page_script: str, finish_reason: str | None
+    result: BlockResult,
+    reference: Reference,
+    page_script: str,
+    finish_reason: str | None,
+    decision_script: str = "unknown",
 ) -> Subject:
     return Subject(
         text=result.text,
@@ -129,6 +135,8 @@ def _subject(
         reference=reference.text,
         reference_source=reference.source,
         page_script=page_script,
+        confidence=result.confidence,
+        decision_script=decision_script,
     )
 
 
@@ -265,12 +273,13 @@ async def verify_block(
     name = chain[position] if position < len(chain) else result.engine
     reference = await find_reference(ctx, state, result, name)
     embedded = {name, result.engine} & _own_signals(ctx)
-    page_script = state.decision.script if state.decision and not embedded else "unknown"
+    decided = state.decision.script if state.decision else "unknown"
+    page_script = decided if not embedded else "unknown"
     history: list[Finding] = list(basic_verdict(result).findings)
     final: VerdictAction = "accept"
     for step_index in range(options.max_steps + 1):
         findings = run_checks(
-            _subject(walk.result, reference, page_script, walk.finish_reason), options
+            _subject(walk.result, reference, page_script, walk.finish_reason, decided), options
         )
         history.extend(f for f in findings if f not in history)
         last = step_index == options.max_steps
@@ -319,4 +328,36 @@ async def run_verify(ctx: RunContext, state: PageState) -> PageState:
             )
         )
     )
+    if ctx.options.verify.enabled and not state.trusted_text:
+        state.results = flag_implausible_page(state.results, state.decision.script, ctx.options)
     return state
+
+
+def flag_implausible_page(
+    results: list[BlockResult], script: str, options: Options
+) -> list[BlockResult]:
+    """A scan whose OCR text as a whole is implausible: every text block kept for review."""
+    text_blocks = [r for r in results if r.block.kind in TEXT_KINDS]
+    findings = page_findings(
+        [r.text for r in text_blocks],
+        [r.confidence for r in text_blocks],
+        sum(len(r.block.lines) for r in text_blocks),
+        script,
+        options.verify.plausibility_min_confidence,
+    )
+    if not findings:
+        return results
+    logger.debug("implausible page text: %s", "; ".join(f.message for f in findings))
+    return [
+        r.model_copy(
+            update={
+                "verdict": Verdict(
+                    action="review" if r.verdict.action == "accept" else r.verdict.action,
+                    findings=(*r.verdict.findings, *findings),
+                )
+            }
+        )
+        if r.block.kind in TEXT_KINDS
+        else r
+        for r in results
+    ]

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from pagereader.options import ClassifyOptions
 from pagereader.stages.classify import decide, small_font_share, text_layer_trusted
-from pagereader.stages.script import script_of
-from pagereader.text import count_scripts
-from pagereader.types import PageFeatures, TextLine
+from pagereader.text import count_scripts, script_of
+from pagereader.types import PageDecision, PageFeatures, TextLine
 
 OPTIONS = ClassifyOptions()
 
 
-def _decide(features: PageFeatures, invisible: float = 0.0):
+def _decide(features: PageFeatures, invisible: float = 0.0) -> tuple[PageDecision, bool]:
     trusted, why = text_layer_trusted(features, invisible, OPTIONS)
     return decide(features, trusted, why, OPTIONS), trusted
 

@@ -1,0 +1,64 @@
+"""Reading a Korean scan's lines once: missed lines found by coverage, re-read in one strip."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from pagereader.engines.tesseract import read_line_strip, tesseract_available
+from pagereader.stages.page_ocr import _coverage, restore_circled_numbers
+from pagereader.types import TextLine
+
+NANUM = Path("/usr/share/fonts/truetype/nanum/NanumMyeongjo.ttf")
+
+
+def _line(x0: float, x1: float, y0: float = 100.0, y1: float = 130.0) -> TextLine:
+    return TextLine(text="x", bbox=(x0, y0, x1, y1), confidence=0.9)
+
+
+def test_coverage_counts_only_lines_on_the_row_and_overlaps_once() -> None:
+    box = (0.0, 100.0, 1000.0, 130.0)
+    assert _coverage(box, []) == 0.0
+    assert _coverage(box, [_line(400, 1000)]) == pytest.approx(0.6)
+    assert _coverage(box, [_line(0, 600), _line(400, 1000)]) == pytest.approx(1.0)
+    # a line on the next row does not cover this one
+    assert _coverage(box, [_line(0, 1000, 140, 170)]) == 0.0
+
+
+@pytest.mark.skipif(not tesseract_available(), reason="needs Tesseract (kor)")
+def test_strip_reading_gives_each_crop_its_own_text() -> None:
+    texts = ["모든 국민은 양심의 자유를 가진다.", "국교는 인정되지 아니한다.", ""]
+    font = ImageFont.truetype(str(NANUM), 32)
+    crops = []
+    for text in texts:
+        image = Image.new("RGB", (700, 50), "white")
+        ImageDraw.Draw(image).text((10, 6), text, font=font, fill="black")
+        crops.append(image)
+    read = read_line_strip(crops, "kor")
+    assert len(read) == 3
+    for (got, confidence), want in zip(read[:2], texts[:2], strict=True):
+        assert got.replace(" ", "") == want.replace(" ", ""), got
+        assert confidence > 0.7
+    assert read[2] == ("", 0.0)
+
+
+def test_clause_number_misread_by_tesseract_is_read_again() -> None:
+    font = ImageFont.truetype(str(NANUM), 32)
+    image = Image.new("RGB", (800, 60), "white")
+    ImageDraw.Draw(image).text(
+        (20, 10), "② 모든 국민은 양심의 자유를 가진다.", font=font, fill="black"
+    )
+    left, top, right, bottom = ImageDraw.Draw(image).textbbox(
+        (20, 10), "② 모든 국민은 양심의 자유를 가진다.", font=font
+    )
+    misread = TextLine(
+        text="(2 모든 국민은 양심의 자유를 가진다.",
+        bbox=(float(left), float(top), float(right), float(bottom)),
+        confidence=0.9,
+    )
+    plain = misread.model_copy(update={"text": "모든 국민은", "bbox": (300.0, 10.0, 500.0, 45.0)})
+    fixed = restore_circled_numbers(image, [misread, plain])
+    assert fixed[0].text == "② 모든 국민은 양심의 자유를 가진다."
+    assert fixed[1] == plain
