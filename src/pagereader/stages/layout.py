@@ -13,6 +13,7 @@ import asyncio
 from pagereader.context import RunContext
 from pagereader.engines.rapidocr import detect_lines, ocr_lines
 from pagereader.layout.detector import detect_regions
+from pagereader.layout.labels import attach_labels
 from pagereader.layout.paragraphs import group_lines
 from pagereader.layout.reading_order import order_blocks
 from pagereader.layout.regions import merge_layout_regions
@@ -81,6 +82,7 @@ def digital_blocks(state: PageState) -> list[Block]:
     ]
     tables = [(box, "grid") for box in ruled] + [(box, WORDS_SOURCE) for box in unruled]
     lines = [ln for ln in page.lines if not any(_center_in(ln, t) for t, _ in tables)]
+    lines = attach_labels(lines, [box for box, _ in figures])
     blocks = group_lines(lines, page.width, page.height, source="textlayer")
     for box, source in tables:
         inside = tuple(ln for ln in page.lines if _center_in(ln, box))
@@ -107,6 +109,7 @@ def scan_blocks(state: PageState, ctx: RunContext) -> list[Block]:
     ]
     tables = _table_boxes(state)
     regions = [r for r in regions if r[0] != "table"] + [("table", t, 1.0) for t in tables]
+    lines = attach_labels(lines, [box for label, box, _ in regions if label in ("table", "figure")])
     return merge_layout_regions(regions, lines, page.width, page.height, source="ocr")
 
 
