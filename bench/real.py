@@ -15,6 +15,7 @@ length; critical tokens are its article numbers and modal words. The other sets 
 evaluation runner's scoring (src/pagereader/evaluate/runner.py).
 
     .venv/bin/python bench/real.py [--sets real_legal] [--limit N] [--engines pagereader,...]
+                                   [--save DIR]
 """
 
 from __future__ import annotations
@@ -220,6 +221,7 @@ def main() -> None:
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
     parser.add_argument("--limit", type=int, default=0, help="documents per set (0: all)")
     parser.add_argument("--engines", default=",".join(ENGINES))
+    parser.add_argument("--save", type=Path, help="write each engine's page texts here")
     parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -254,6 +256,10 @@ def main() -> None:
                 inproc = answer["seconds"]
                 for page in doc_pages:
                     text = answer["texts"].get(str(page.page), "")
+                    if args.save:
+                        args.save.mkdir(parents=True, exist_ok=True)
+                        name_out = f"{file.stem}.p{page.page}.{engine}.txt"
+                        (args.save / name_out).write_text(text, encoding="utf-8")
                     consistency, critical = score(page, text)
                     per_in = None if inproc is None else inproc / len(numbers)
                     rows[(name, page.kind, engine)].append(
