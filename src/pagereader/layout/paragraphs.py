@@ -305,14 +305,6 @@ def _continues(para: _Para, row: list[TextLine]) -> float | None:
     if is_list_item(text) or (is_caption(text, 99) and not is_caption(first)):
         return None
     indent = lb[0] - left
-    if lb[0] < left - (height if len(para.rows) >= 2 else 4 * height):
-        return None  # a row set out to the left of the paragraph starts the next one
-    if len(para.rows) >= 2:
-        # a hanging paragraph (its first row starts left of the rest: a label column, a
-        # bibliography entry) ends where a row starts at its first row's edge again
-        head, second = _row_box(para.rows[0])[0], _row_box(para.rows[1])[0]
-        if second - head > height and abs(lb[0] - head) <= 0.5 * height:
-            return None
     first_line_indent = (
         not is_list_item(first)
         and 0.8 * height <= indent <= 4 * height
