@@ -62,6 +62,7 @@ class TextLine(Frozen):
     font_size: float = 0.0
     confidence: float = 1.0
     char_boxes: tuple[BBox, ...] = ()  # one box per character of ``text`` when known
+    starts_paragraph: bool = False  # known to open a paragraph (a label column's row)
 
 
 class TextLayerStats(Frozen):

@@ -22,7 +22,7 @@ NUMBER = r"\d+(?:[.,]\d+)*%?"
 _HAN_NUMERAL = "一二三四五六七八九十百千零〇兩"
 DEFAULT_CRITICAL: dict[str, tuple[str, ...]] = {
     "zh-Hant": (
-        rf"第[{_HAN_NUMERAL}0-9]+條(?:之[{_HAN_NUMERAL}0-9]+)?",
+        rf"第\s*[{_HAN_NUMERAL}0-9]+(?:-[0-9]+)?\s*條(?:之[{_HAN_NUMERAL}0-9]+)?",
         rf"第[{_HAN_NUMERAL}0-9]+[項款目章節]",
         "不得|不應|應|得|必須|須",
     ),

@@ -15,11 +15,15 @@ from collections import Counter
 from collections.abc import Sequence
 
 from pagereader.checks.base import Subject
-from pagereader.checks.text import dominant_script
+from pagereader.text import dominant_script
 from pagereader.types import Finding
 
 MIN_CONFIDENCE = 0.6
 """Mean line confidence under which an OCR answer is not to be trusted unseen."""
+OFF_SCRIPT_TRUSTED = 0.85
+"""Text of another script than the page's, read at least this confidently, is real: pages mix
+English and Chinese. A page turned the wrong way or Hangul read by a model without Hangul
+reads far less confidently."""
 _MIN_LETTERS = 8
 _DEFINITE = frozenset({"latin", "han", "hangul"})
 _NAMES = {"latin": "Latin", "han": "Han (Chinese)", "hangul": "Hangul (Korean)"}
@@ -78,7 +82,8 @@ def check_plausibility(subject: Subject, min_confidence: float = MIN_CONFIDENCE)
         flag(f"OCR confidence {subject.confidence:.2f} (< {min_confidence:.2f})")
     expected = subject.decision_script
     got = dominant_script(text, _MIN_LETTERS)
-    if expected in _DEFINITE and got in _DEFINITE and got != expected:
+    confident = subject.confidence is not None and subject.confidence >= OFF_SCRIPT_TRUSTED
+    if expected in _DEFINITE and got in _DEFINITE and got != expected and not confident:
         flag(f"{_NAMES[got]} text on a page the decision layer read as {_NAMES[expected]}")
     if han_dominance(text) > 0.25:
         flag(f"one Han character is {han_dominance(text):.0%} of the text: not a language")
@@ -118,8 +123,8 @@ def page_findings(
         )
     weights = [(len(t), c) for t, c in zip(texts, confidences, strict=True) if c is not None]
     total = sum(n for n, _ in weights)
-    if total >= 20:
-        mean = sum(n * c for n, c in weights) / total
+    mean = sum(n * c for n, c in weights) / total if total else None
+    if total >= 20 and mean is not None:
         if mean < min_confidence:
             findings.append(
                 Finding(
@@ -128,7 +133,11 @@ def page_findings(
                     severity="warn",
                 )
             )
-    whole = check_plausibility(Subject(text=text, engine="page", decision_script=script))
+    whole = check_plausibility(
+        # the page's mean confidence only vouches for off-script text here: it was judged above
+        Subject(text=text, engine="page", decision_script=script, confidence=mean),
+        min_confidence=0.0,
+    )
     findings.extend(
         Finding(check=f.check, message=f"the page's text: {f.message}", severity=f.severity)
         for f in whole

@@ -30,10 +30,12 @@ TESSERACT_HINT = (
     "install Tesseract (Debian/Ubuntu: apt-get install -y tesseract-ocr tesseract-ocr-eng "
     "tesseract-ocr-chi-tra tesseract-ocr-kor tesseract-ocr-osd)"
 )
+# Hangul pages read with kor alone: with +eng, Tesseract turns Korean words and circled
+# paragraph numbers into Latin strings (0.94 against 0.97-0.99 on real statute scans).
 LANGS_BY_SCRIPT: dict[str, str] = {
     "latin": "eng",
     "han": "chi_tra+eng",
-    "hangul": "kor+eng",
+    "hangul": "kor",
     "mixed": "eng+chi_tra+kor",
     "unknown": "eng",
 }

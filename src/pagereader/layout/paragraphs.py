@@ -266,7 +266,7 @@ def _continues(para: _Para, row: list[TextLine]) -> float | None:
     """The vertical gap if the row continues the paragraph below its last row, else None."""
     box, lb = _row_box(para.rows[-1]), _row_box(row)
     height = min(box[3] - box[1], lb[3] - lb[1])
-    if height <= 0:
+    if height <= 0 or any(line.starts_paragraph for line in row):
         return None
     gap = lb[1] - box[3]
     limit = 0.8 * height

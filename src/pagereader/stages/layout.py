@@ -13,17 +13,25 @@ from concurrent.futures import ThreadPoolExecutor
 
 from pagereader.context import RunContext
 from pagereader.layout.detector import detect_regions
+from pagereader.layout.labels import attach_labels
 from pagereader.layout.paragraphs import group_lines
 from pagereader.layout.reading_order import order_blocks
 from pagereader.layout.regions import merge_layout_regions
 from pagereader.layout.table_detect import find_word_tables
 from pagereader.layout.table_words import WORDS_SOURCE
+from pagereader.options import RapidOCREngineOptions
 from pagereader.stages.page_ocr import drop_noise, read_page_lines
 from pagereader.stages.state import PageState
 from pagereader.types import BBox, Block, BlockKind, TextLine
 
 _MIN_FIGURE_SHARE = 0.01
 _MARGIN_BAND = 0.1
+_FINE_DETECTION = 1280
+_MIN_DETECTED_TEXT_PX = 20.0
+"""Body text smaller than this in the detector's input gets loose line boxes, and their crops
+turn characters into other forms (條 read as 条, 規 as 规). Sizes are the decision layer's
+(from ink rows on scans, which run above the glyphs): A4 print at 10-11 pt comes to 14-18
+pixels at the default detection size, slide type to 24 and more."""
 
 
 def _center_in(line: TextLine, box: BBox) -> bool:
@@ -82,6 +90,7 @@ def digital_blocks(state: PageState) -> list[Block]:
     ]
     tables = [(box, "grid") for box in ruled] + [(box, WORDS_SOURCE) for box in unruled]
     lines = [ln for ln in page.lines if not any(_center_in(ln, t) for t, _ in tables)]
+    lines = attach_labels(lines, [box for box, _ in figures])
     blocks = group_lines(lines, page.height, source="textlayer")
     for box, source in tables:
         inside = tuple(ln for ln in page.lines if _center_in(ln, box))
@@ -89,6 +98,22 @@ def digital_blocks(state: PageState) -> list[Block]:
     for box, kind in figures:
         blocks.append(Block(kind=kind, bbox=box, source="pdf-image"))
     return blocks
+
+
+def detection_options(state: PageState) -> RapidOCREngineOptions:
+    """The embedded OCR's settings for a scan: its default detection size, or a finer one when
+    the body text would shrink under ``_MIN_DETECTED_TEXT_PX`` (print on A4 at 200 DPI; slides
+    with their large type keep the default)."""
+    default = RapidOCREngineOptions()
+    page = state.rendered
+    size_pt = state.decision.features.median_font_size if state.decision else 0.0
+    long_px = max(page.image.size)
+    if size_pt <= 0 or long_px <= default.det_limit_side_len:
+        return default
+    text_px = size_pt / 72.0 * page.units_per_inch * page.scale
+    if text_px * default.det_limit_side_len / long_px >= _MIN_DETECTED_TEXT_PX:
+        return default
+    return default.model_copy(update={"det_limit_side_len": _FINE_DETECTION})
 
 
 def scan_blocks(state: PageState, ctx: RunContext) -> list[Block]:
@@ -101,14 +126,16 @@ def scan_blocks(state: PageState, ctx: RunContext) -> list[Block]:
     page = state.rendered
     scale = page.scale
     script = state.decision.script if state.decision is not None else "unknown"
+    options = detection_options(state)
     with ThreadPoolExecutor(max_workers=1) as pool:  # the layout model runs meanwhile
-        reading = pool.submit(read_page_lines, page, script, state.detection)
+        reading = pool.submit(read_page_lines, page, script, state.detection, options)
         found = detect_regions(page.image)
         lines = reading.result()
     regions = [(label, _scaled(box, scale), score) for label, box, score in found]
     lines = drop_noise(lines, regions, script)
     tables = _table_boxes(state)
     regions = [r for r in regions if r[0] != "table"] + [("table", t, 1.0) for t in tables]
+    lines = attach_labels(lines, [box for label, box, _ in regions if label in ("table", "figure")])
     return merge_layout_regions(regions, lines, page.width, page.height, source="ocr")
 
 

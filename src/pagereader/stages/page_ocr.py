@@ -19,7 +19,6 @@ from collections.abc import Sequence
 import numpy as np
 from PIL import Image
 
-from pagereader.checks.text import count_scripts
 from pagereader.engines.rapidocr import (
     Detection,
     crop_quad,
@@ -29,7 +28,9 @@ from pagereader.engines.rapidocr import (
 )
 from pagereader.engines.tesseract import read_line_strip, tesseract_lines
 from pagereader.errors import EngineError
+from pagereader.options import RapidOCREngineOptions
 from pagereader.sources.base import RenderedPage
+from pagereader.text import count_scripts
 from pagereader.types import BBox, Script, TextLine
 
 logger = logging.getLogger(__name__)
@@ -55,9 +56,16 @@ def _scaled(line: TextLine, factor: float) -> TextLine:
 
 
 def read_page_lines(
-    page: RenderedPage, script: Script, detection: Detection | None
+    page: RenderedPage,
+    script: Script,
+    detection: Detection | None,
+    options: RapidOCREngineOptions | None = None,
 ) -> list[TextLine]:
-    """The page's lines in page units, read once."""
+    """The page's lines in page units, read once. ``options`` with a finer detection than the
+    default (small print on a big raster) replace the decision layer's coarser detection for
+    recognition: loose line boxes make the recognizer read 條 as 条."""
+    default = RapidOCREngineOptions()
+    options = options or default
     if detection is not None and detection.size != page.image.size:
         detection = None
     if script in PAGE_LANGS:
@@ -76,7 +84,9 @@ def read_page_lines(
             page.image, found, detection.bboxes() if detection is not None else []
         )
     else:
-        found = read_detection(page.image, detection or detect(page.image))
+        if detection is None or options.det_limit_side_len != default.det_limit_side_len:
+            detection = detect(page.image, options)
+        found = read_detection(page.image, detection, options)
     return [_scaled(line, page.scale) for line in found]
 
 

@@ -7,6 +7,9 @@ With ``budget.page_deadline_s`` set, the deadline counts from the start of this 
 attempt still running when it passes is cut, recorded as late, and the block falls back down
 its chain; what runs after the deadline gets one timeout more (the largest ``timeout_s`` in
 the block's chain), so a hung endpoint never holds a page past deadline plus one timeout.
+
+A figure on a page with a trusted text layer is read with the text layer's lines painted out:
+text drawn over a picture is already in the output as text, and its OCR would repeat it.
 """
 
 from __future__ import annotations
@@ -14,17 +17,72 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Sequence
+
+import numpy as np
+from PIL import Image
 
 from pagereader.context import RunContext
 from pagereader.engines.base import BlockRequest, crop_box
 from pagereader.errors import PagereaderError
 from pagereader.stages.routes import resolve_route, task_for
 from pagereader.stages.state import PageState
-from pagereader.types import Attempt, Block, BlockResult, ErrorItem, Recognition, Task
+from pagereader.types import (
+    Attempt,
+    BBox,
+    Block,
+    BlockResult,
+    ErrorItem,
+    Recognition,
+    Task,
+    TextLine,
+)
 
 logger = logging.getLogger(__name__)
 
 _DEFAULT_GRACE_S = 60.0
+
+
+def _inside(line: TextLine, box: BBox) -> bool:
+    cx, cy = (line.bbox[0] + line.bbox[2]) / 2, (line.bbox[1] + line.bbox[3]) / 2
+    return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
+
+
+def paint_out(
+    crop: Image.Image, origin: tuple[int, int], lines: Sequence[TextLine], scale: float
+) -> Image.Image:
+    """The crop with each line's box (page units) filled with the colour around it."""
+    pixels = np.array(crop.convert("RGB"))
+    height, width = pixels.shape[:2]
+    for line in lines:
+        pad = max(2, int(0.15 * (line.bbox[3] - line.bbox[1]) * scale))
+        x0 = max(0, int(line.bbox[0] * scale) - origin[0] - pad)
+        y0 = max(0, int(line.bbox[1] * scale) - origin[1] - pad)
+        x1 = min(width, int(line.bbox[2] * scale + 0.999) - origin[0] + pad)
+        y1 = min(height, int(line.bbox[3] * scale + 0.999) - origin[1] + pad)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        ring = np.concatenate(
+            [
+                pixels[max(0, y0 - 2) : y0, x0:x1].reshape(-1, 3),
+                pixels[y1 : y1 + 2, x0:x1].reshape(-1, 3),
+                pixels[y0:y1, max(0, x0 - 2) : x0].reshape(-1, 3),
+                pixels[y0:y1, x1 : x1 + 2].reshape(-1, 3),
+            ]
+        )
+        fill = np.median(ring, axis=0) if len(ring) else np.array([255, 255, 255])
+        pixels[y0:y1, x0:x1] = fill.astype(np.uint8)
+    return Image.fromarray(pixels)
+
+
+def block_image(state: PageState, block: Block, box: tuple[int, int, int, int]) -> Image.Image:
+    """The block's crop; a figure's without the trusted text layer's lines drawn over it."""
+    page = state.rendered
+    crop = page.image.crop(box)
+    if block.kind != "figure" or not state.trusted_text:
+        return crop
+    over = [ln for ln in page.lines if ln.text.strip() and _inside(ln, block.bbox)]
+    return paint_out(crop, (box[0], box[1]), over, page.scale) if over else crop
 
 
 def build_request(state: PageState, block: Block) -> BlockRequest:
@@ -39,7 +97,7 @@ def build_request(state: PageState, block: Block) -> BlockRequest:
         page=page.index,
         block=block,
         task=task,
-        image=page.image.crop(box),
+        image=block_image(state, block, box),
         page_image=page.image,
         scale=page.scale,
         page_class=decision.page_class,

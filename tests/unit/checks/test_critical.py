@@ -98,3 +98,11 @@ def test_tables_compare_multisets() -> None:
         reference_source="textlayer",
     )
     assert check_critical(changed, PATTERNS)[0].message.endswith("-7, +1")
+
+
+def test_article_numbers_with_a_hyphen_are_one_token() -> None:
+    """law.moj.gov.tw numbers inserted articles ``第 30-1 條``: one token, not 30 and 1."""
+    text = "第 30-1 條 中央主管機關指定之行業，雇主得依下列原則變更。"
+    tokens = critical_tokens(text, PATTERNS)
+    assert tokens[0] == "第30-1條"
+    assert "30" not in tokens and "1" not in tokens

@@ -81,3 +81,13 @@ def test_page_confidence_is_weighted_by_text() -> None:
     texts = [ZH, "第一條"]
     assert page_findings(texts, [0.45, 0.99], line_count=2, script="han")
     assert not page_findings(texts, [0.95, 0.2], line_count=2, script="han")
+
+
+def test_confidently_read_text_of_another_script_is_real() -> None:
+    """Pages mix English and Chinese: a Chinese block read at 0.97 on a page whose sampled
+    lines were English is no sign of a wrong turn, while the same text read at 0.5 is."""
+    chinese = "本會議紀錄記載數位化工作小組之決議事項及後續辦理情形"
+    sure = Subject(text=chinese, engine="rapidocr", decision_script="latin", confidence=0.97)
+    unsure = Subject(text=chinese, engine="rapidocr", decision_script="latin", confidence=0.5)
+    assert not [f for f in check_plausibility(sure) if "decision layer" in f.message]
+    assert [f for f in check_plausibility(unsure) if "decision layer" in f.message]

@@ -1,0 +1,305 @@
+"""pagereader beside Tesseract, raw RapidOCR and OCRmyPDF on real pages, in one run.
+
+Sets: ../shared/eval (relative to the repository root): real_legal (statutes, each digital,
+light scan and heavy scan), docling_testdata, tesseract_test, cjk_extras, olmocr_bench_sample.
+Every engine reads each document in a fresh process, so "wall" is seconds a page with start-up
+included (models loaded, pages rendered) and "in-proc" is seconds a page once the engine is
+loaded. Tesseract: OMP_THREAD_LIMIT=1, psm 3, the language of the reference; RapidOCR: its
+default settings, lines in the order it returns them; both on 200-DPI rasters (images as they
+are). Per set, page type (digital / light / heavy, or scan for the other sets) and engine it
+prints mean and worst character consistency, critical tokens identical (% of pages; olmOCR
+rules passed for the rule-scored set) and seconds a page.
+
+real_legal is scored as its README says: NFKC, whitespace removed, consistency 1 - Lev / max
+length; critical tokens are its article numbers and modal words. The other sets use the
+evaluation runner's scoring (src/pagereader/evaluate/runner.py).
+
+    .venv/bin/python bench/real.py [--sets real_legal] [--limit N] [--engines pagereader,...]
+                                   [--save DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+Row = tuple[float | None, bool, float | None, float]
+"""One page's consistency, critical tokens identical, seconds in-process and wall."""
+
+ROOT = Path(__file__).resolve().parents[1]
+EVAL = ROOT.parent / "shared" / "eval"
+SETS = ("real_legal", "docling_testdata", "tesseract_test", "cjk_extras", "olmocr_bench_sample")
+ENGINES = ("pagereader", "tesseract", "rapidocr", "ocrmypdf")
+TESSERACT_LANG = {"zh-Hant": "chi_tra", "ko": "kor", "en": "eng"}
+DPI = 200
+_HAN = "一二三四五六七八九十百千零〇兩"
+LEGAL_CRITICAL = {
+    "zh-Hant": (rf"第[{_HAN}0-9]+(?:-[0-9]+)?條(?:之[{_HAN}0-9]+)?", "不得|得|應|須"),
+    "ko": (r"제[0-9]+조(?:의[0-9]+)?", "하여야|수있다|수없다"),
+}
+
+
+@dataclass(frozen=True)
+class Page:
+    """One scored page: where it is, what kind of page it is, and its reference."""
+
+    dataset: str
+    file: Path
+    page: int
+    kind: str
+    lang: str
+    case: object  # EvalCase for the shared readers; the reference text for real_legal
+
+
+def legal_pages(root: Path) -> list[Page]:
+    """real_legal: STEM.pdf, STEM-scan-light.pdf, STEM-scan-heavy.pdf, STEM.pN.ref.txt."""
+    from pagereader.evaluate.cases import guess_lang
+
+    pages = []
+    for ref in sorted(root.glob("*.p*.ref.txt")):
+        stem, number = re.fullmatch(r"(.+)\.p(\d+)\.ref\.txt", ref.name).groups()  # type: ignore[union-attr]
+        text = ref.read_text(encoding="utf-8")
+        lang = guess_lang(text)
+        for suffix, kind in (("", "digital"), ("-scan-light", "light"), ("-scan-heavy", "heavy")):
+            file = root / f"{stem}{suffix}.pdf"
+            pages.append(Page("real_legal", file, int(number), kind, lang, text))
+    return pages
+
+
+def has_text_layer(file: Path, page: int) -> bool:
+    if file.suffix.lower() != ".pdf":
+        return False
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(file))
+    try:
+        chars: int = document[page - 1].get_textpage().count_chars()
+        return chars >= 20
+    finally:
+        document.close()
+
+
+def shared_pages(name: str) -> list[Page]:
+    from pagereader.evaluate.cases import read_dataset
+
+    cases = [c for c in read_dataset(EVAL / name) if c.file.suffix.lower() != ".pptx"]
+    return [
+        Page(
+            name, c.file, c.page, "digital" if has_text_layer(c.file, c.page) else "scan", c.lang, c
+        )
+        for c in cases
+    ]
+
+
+def score(page: Page, text: str) -> tuple[float | None, bool]:
+    """(consistency or None for rule-scored pages, critical identical or rules all passed)."""
+    from pagereader.evaluate.metrics import char_consistency, critical_agreement, normalize
+    from pagereader.evaluate.olmocr import check_rule
+    from pagereader.evaluate.runner import score_text
+
+    if page.dataset == "real_legal":
+        hyp, ref = normalize(text, markdown=True), normalize(str(page.case))
+        agreement = critical_agreement(hyp, ref, LEGAL_CRITICAL.get(page.lang, ()))
+        return char_consistency(hyp, ref), agreement.ok
+    case = page.case
+    if case.kind == "rules":  # type: ignore[attr-defined]
+        results = [check_rule(rule, text) for rule in case.rules]  # type: ignore[attr-defined]
+        return None, all(r.passed for r in results)
+    scores = score_text(case, text)  # type: ignore[arg-type]
+    return float(scores["char_consistency"]), bool(scores["critical_ok"])  # type: ignore[arg-type]
+
+
+# --- workers: one fresh process per engine and document --------------------------------
+
+
+def _rasters(file: Path, pages: list[int]) -> list[Image.Image]:
+
+    if file.suffix.lower() == ".pdf":
+        import pypdfium2 as pdfium
+
+        document = pdfium.PdfDocument(str(file))
+        images = [document[p - 1].render(scale=DPI / 72).to_pil() for p in pages]
+        document.close()
+        return images
+    out = []
+    with Image.open(file) as image:
+        for p in pages:
+            image.seek(p - 1)
+            out.append(image.convert("RGB"))
+    return out
+
+
+def worker(engine: str, file: Path, pages: list[int], lang: str) -> dict[str, object]:
+    """Texts and in-process seconds of one engine on some pages of one document."""
+    texts: dict[int, str] = {}
+    seconds = 0.0
+    if engine == "pagereader":
+        import asyncio
+
+        from PIL import Image, ImageDraw
+
+        from pagereader.engines.rapidocr import ocr_lines
+        from pagereader.layout.detector import detect_regions
+        from pagereader.options import Options
+        from pagereader.pipeline import aparse, make_context
+
+        warm = Image.new("RGB", (320, 64), "white")
+        ImageDraw.Draw(warm).text((8, 20), "warm up", fill="black")
+        ocr_lines(warm)
+        detect_regions(warm)
+        ctx = make_context(Options(pages=tuple(pages)))
+        start = time.perf_counter()
+        result = asyncio.run(aparse(file, ctx=ctx))
+        seconds = time.perf_counter() - start
+        texts = {p.index: p.markdown for p in result.pages}
+    elif engine == "rapidocr":
+        import numpy as np
+        from rapidocr import RapidOCR
+
+        model = RapidOCR(params={"Global.log_level": "warning"})
+        for number, image in zip(pages, _rasters(file, pages), strict=True):
+            start = time.perf_counter()
+            answer = model(np.asarray(image))
+            seconds += time.perf_counter() - start
+            texts[number] = "\n".join(getattr(answer, "txts", None) or ())
+    elif engine == "tesseract":
+        from pagereader.engines.tesseract import tesseract_text
+
+        for number, image in zip(pages, _rasters(file, pages), strict=True):
+            start = time.perf_counter()
+            texts[number] = tesseract_text(image, TESSERACT_LANG.get(lang, "eng"), psm=3)
+            seconds += time.perf_counter() - start
+    return {"texts": {str(k): v for k, v in texts.items()}, "seconds": seconds}
+
+
+def run_ocrmypdf(file: Path, pages: list[int], lang: str) -> dict[str, object]:
+    import pypdfium2 as pdfium
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "out.pdf"
+        subprocess.run(
+            ["ocrmypdf", "--force-ocr", "-l", TESSERACT_LANG.get(lang, "eng"), str(file), out],
+            check=True,
+            capture_output=True,
+            env={**os.environ, "OMP_THREAD_LIMIT": "1"},
+        )
+        document = pdfium.PdfDocument(str(out))
+        texts = {str(p): document[p - 1].get_textpage().get_text_range() for p in pages}
+        document.close()
+    return {"texts": texts, "seconds": None}
+
+
+def run_engine(
+    engine: str, file: Path, pages: list[int], lang: str
+) -> tuple[dict[str, Any], float]:
+    """(worker answer, wall seconds) with the engine started in a fresh process."""
+    start = time.perf_counter()
+    if engine == "ocrmypdf":
+        answer = run_ocrmypdf(file, pages, lang)
+    else:
+        command = [sys.executable, __file__, "--worker", engine, str(file), lang]
+        command += [str(p) for p in pages]
+        env = {**os.environ, "OMP_THREAD_LIMIT": "1", "PYTHONPATH": str(ROOT / "src")}
+        done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"{engine} on {file.name}: {done.stderr.strip()[-400:]}")
+        answer = json.loads(done.stdout.strip().splitlines()[-1])
+    return answer, time.perf_counter() - start
+
+
+# --- the table ----------------------------------------------------------------------------
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
+    parser.add_argument("--limit", type=int, default=0, help="documents per set (0: all)")
+    parser.add_argument("--engines", default=",".join(ENGINES))
+    parser.add_argument("--save", type=Path, help="write each engine's page texts here")
+    parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        engine, file, lang, *pages = args.worker
+        print(json.dumps(worker(engine, Path(file), [int(p) for p in pages], lang)))
+        return
+    if not EVAL.is_dir():
+        raise SystemExit(f"{EVAL} not found: the shared evaluation data sits beside the repo")
+    sys.path.insert(0, str(ROOT / "src"))
+    engines = [e for e in args.engines.split(",") if e]
+    if "ocrmypdf" in engines and shutil.which("ocrmypdf") is None:
+        print("OCRmyPDF is not installed: left out")
+        engines.remove("ocrmypdf")
+    rows: dict[tuple[str, str, str], list[Row]]
+    rows = defaultdict(list)
+    for name in args.sets:
+        pages = legal_pages(EVAL / name) if name == "real_legal" else shared_pages(name)
+        documents: dict[Path, list[Page]] = defaultdict(list)
+        for page in pages:
+            documents[page.file].append(page)
+        chosen = list(documents.items())[: args.limit or None]
+        for file, doc_pages in chosen:
+            numbers = sorted({p.page for p in doc_pages})
+            for engine in engines:
+                if engine == "ocrmypdf" and file.suffix.lower() != ".pdf":
+                    continue
+                try:
+                    answer, wall = run_engine(engine, file, numbers, doc_pages[0].lang)
+                except (RuntimeError, subprocess.CalledProcessError) as exc:
+                    print(f"  {engine} failed on {file.name}: {exc}")
+                    continue
+                inproc = answer["seconds"]
+                for page in doc_pages:
+                    text = answer["texts"].get(str(page.page), "")
+                    if args.save:
+                        args.save.mkdir(parents=True, exist_ok=True)
+                        name_out = f"{file.stem}.p{page.page}.{engine}.txt"
+                        (args.save / name_out).write_text(text, encoding="utf-8")
+                    consistency, critical = score(page, text)
+                    per_in = None if inproc is None else inproc / len(numbers)
+                    rows[(name, page.kind, engine)].append(
+                        (consistency, critical, per_in, wall / len(numbers))
+                    )
+                    if name == "real_legal" and engine == "pagereader":
+                        print(
+                            f"  {file.name} p{page.page}: consistency {consistency:.4f}, "
+                            f"critical {'ok' if critical else 'DIFFERENT'}"
+                        )
+    print_table(rows)
+
+
+def print_table(rows: dict[tuple[str, str, str], list[Row]]) -> None:
+    print(
+        "\n| set | pages | engine | consistency mean | worst | critical identical "
+        "| s/page in-proc | s/page wall |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for (name, kind, engine), found in sorted(rows.items()):
+        scored = [c for c, _, _, _ in found if c is not None]
+        mean = f"{statistics.mean(scored):.3f}" if scored else "rules"
+        worst = f"{min(scored):.3f}" if scored else ""
+        critical = 100 * sum(ok for _, ok, _, _ in found) / len(found)
+        inproc = [s for _, _, s, _ in found if s is not None]
+        inproc_text = f"{statistics.mean(inproc):.2f}" if inproc else "-"
+        wall = statistics.mean(w for _, _, _, w in found)
+        print(
+            f"| {name} {kind} | {len(found)} | {engine} | {mean} | {worst} | {critical:.0f}% "
+            f"| {inproc_text} | {wall:.2f} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
