@@ -124,15 +124,14 @@ def page_findings(
     weights = [(len(t), c) for t, c in zip(texts, confidences, strict=True) if c is not None]
     total = sum(n for n, _ in weights)
     mean = sum(n * c for n, c in weights) / total if total else None
-    if total >= 20 and mean is not None:
-        if mean < min_confidence:
-            findings.append(
-                Finding(
-                    check="plausibility",
-                    message=f"the page's OCR confidence is {mean:.2f} (< {min_confidence:.2f})",
-                    severity="warn",
-                )
+    if total >= 20 and mean is not None and mean < min_confidence:
+        findings.append(
+            Finding(
+                check="plausibility",
+                message=f"the page's OCR confidence is {mean:.2f} (< {min_confidence:.2f})",
+                severity="warn",
             )
+        )
     whole = check_plausibility(
         # the page's mean confidence only vouches for off-script text here: it was judged above
         Subject(text=text, engine="page", decision_script=script, confidence=mean),

@@ -9,6 +9,7 @@ in the same reading-order pass.
 from __future__ import annotations
 
 import asyncio
+import math
 from concurrent.futures import ThreadPoolExecutor
 
 from pagereader.context import RunContext
@@ -26,7 +27,7 @@ from pagereader.types import BBox, Block, BlockKind, TextLine
 
 _MIN_FIGURE_SHARE = 0.01
 _MARGIN_BAND = 0.1
-_FINE_DETECTION = 1280
+_MAX_DETECTION_SIDE = 2400
 _MIN_DETECTED_TEXT_PX = 20.0
 """Body text smaller than this in the detector's input gets loose line boxes, and their crops
 turn characters into other forms (條 read as 条, 規 as 规). Sizes are the decision layer's
@@ -101,9 +102,10 @@ def digital_blocks(state: PageState) -> list[Block]:
 
 
 def detection_options(state: PageState) -> RapidOCREngineOptions:
-    """The embedded OCR's settings for a scan: its default detection size, or a finer one when
-    the body text would shrink under ``_MIN_DETECTED_TEXT_PX`` (print on A4 at 200 DPI; slides
-    with their large type keep the default)."""
+    """The embedded OCR's settings for a scan: its default detection size, or the size at which
+    the body text keeps ``_MIN_DETECTED_TEXT_PX`` (print on A4 at 200 DPI needs about 1600;
+    slides with their large type keep the default). Smaller, loose line boxes make the
+    recognizer read 條 as 条 and 規 as 规."""
     default = RapidOCREngineOptions()
     page = state.rendered
     size_pt = state.decision.features.median_font_size if state.decision else 0.0
@@ -111,9 +113,12 @@ def detection_options(state: PageState) -> RapidOCREngineOptions:
     if size_pt <= 0 or long_px <= default.det_limit_side_len:
         return default
     text_px = size_pt / 72.0 * page.units_per_inch * page.scale
-    if text_px * default.det_limit_side_len / long_px >= _MIN_DETECTED_TEXT_PX:
+    side = math.ceil(_MIN_DETECTED_TEXT_PX * long_px / text_px / 32) * 32
+    if side <= default.det_limit_side_len:
         return default
-    return default.model_copy(update={"det_limit_side_len": _FINE_DETECTION})
+    return default.model_copy(
+        update={"det_limit_side_len": min(side, long_px, _MAX_DETECTION_SIDE)}
+    )
 
 
 def scan_blocks(state: PageState, ctx: RunContext) -> list[Block]:
