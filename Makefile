@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 SYSTEM_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-tra tesseract-ocr-kor \
-	tesseract-ocr-osd libreoffice-impress libreoffice-writer fonts-arphic-uming fonts-nanum \
+	libreoffice-impress libreoffice-writer fonts-arphic-uming fonts-nanum \
 	fonts-dejavu-core chromium
 
 .PHONY: demo test test-fast install install-service install-test opencv-headless system-packages lint clean

@@ -171,3 +171,27 @@ def script_of(counts: Mapping[str, int], min_letters: int = 3) -> Script:
 def dominant_script(text: str, min_letters: int = 3) -> Script:
     """The script of one text, by :func:`script_of`'s rule."""
     return script_of(count_scripts([text]), min_letters)
+
+
+HAN_NUMERALS = "一二三四五六七八九十百千零〇兩"
+ARTICLE_NUMBERS: dict[str, tuple[str, ...]] = {
+    "zh-Hant": (rf"第\s*[{HAN_NUMERALS}0-9]+(?:-[0-9]+)?\s*條(?:之[{HAN_NUMERALS}0-9]+)?",),
+    "en": (r"Article\s+\d+[A-Za-z]?", r"Section\s+\d+(?:\.\d+)*"),
+    "ko": (r"제\s*\d+\s*조(?:의\s*\d+)?",),
+}
+"""Article numbers by language: critical tokens for the verifier, paragraph starts for layout."""
+_ARTICLE_HEAD = re.compile(
+    r"^\s*(?:" + "|".join(p for patterns in ARTICLE_NUMBERS.values() for p in patterns) + ")"
+)
+_SENTENCE_ENDS = frozenset(".。;；:：!?！？)）」』")
+
+
+def starts_with_article_number(text: str) -> bool:
+    """Whether a line opens with an article number (第 12 條, Article 5, Section 2.1, 제3조)."""
+    return bool(_ARTICLE_HEAD.match(text))
+
+
+def ends_sentence(text: str) -> bool:
+    """Whether a line ends a sentence or clause (so the next line may open a new article)."""
+    stripped = text.rstrip()
+    return bool(stripped) and stripped[-1] in _SENTENCE_ENDS

@@ -15,14 +15,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pagereader.checks.base import Subject
-from pagereader.text import normalize
+from pagereader.text import ARTICLE_NUMBERS, HAN_NUMERALS, normalize
 from pagereader.types import Finding
 
 NUMBER = r"\d+(?:[.,]\d+)*%?"
-_HAN_NUMERAL = "一二三四五六七八九十百千零〇兩"
+_HAN_NUMERAL = HAN_NUMERALS
 DEFAULT_CRITICAL: dict[str, tuple[str, ...]] = {
     "zh-Hant": (
-        rf"第\s*[{_HAN_NUMERAL}0-9]+(?:-[0-9]+)?\s*條(?:之[{_HAN_NUMERAL}0-9]+)?",
+        *ARTICLE_NUMBERS["zh-Hant"],
         rf"第[{_HAN_NUMERAL}0-9]+[項款目章節]",
         "不得|不應|應|得|必須|須",
     ),
@@ -31,12 +31,11 @@ DEFAULT_CRITICAL: dict[str, tuple[str, ...]] = {
         "不应|应|必须",
     ),
     "en": (
-        r"Article\s+\d+[A-Za-z]?",
-        r"Section\s+\d+(?:\.\d+)*",
+        *ARTICLE_NUMBERS["en"],
         r"\b(?:shall\s+not|must\s+not|may\s+not|shall|may|must)\b",
     ),
     "ko": (
-        r"제\s*\d+\s*조(?:의\s*\d+)?",
+        *ARTICLE_NUMBERS["ko"],
         r"제\s*\d+\s*항",
         r"하여야\s*한다|해야\s*한다|할\s*수\s*있다|하여서는\s*아니\s*된다|아니\s*된다|하지\s*못한다",
     ),

@@ -28,7 +28,7 @@ from pagereader.types import TEXT_KINDS, Recognition, TextLine
 
 TESSERACT_HINT = (
     "install Tesseract (Debian/Ubuntu: apt-get install -y tesseract-ocr tesseract-ocr-eng "
-    "tesseract-ocr-chi-tra tesseract-ocr-kor tesseract-ocr-osd)"
+    "tesseract-ocr-chi-tra tesseract-ocr-kor)"
 )
 # Hangul pages read with kor alone: with +eng, Tesseract turns Korean words and circled
 # paragraph numbers into Latin strings (0.94 against 0.97-0.99 on real statute scans).
@@ -129,7 +129,17 @@ def _hangul(char: str) -> bool:
 
 _HANGUL_GAP = 0.33
 """A gap narrower than this share of the line's median word height between two Hangul "words"
-is no space: Tesseract's kor model cuts Korean into syllables; only wider gaps break words."""
+(or Hangul and a number, as in 제4조 or 25일) is no space: Tesseract's kor model cuts Korean
+into syllables and numbers; only wider gaps break words."""
+
+
+def _joins(left: str, right: str) -> bool:
+    """Characters that a narrow gap leaves unspaced: Hangul to Hangul, Hangul to a digit."""
+    return (
+        (_hangul(left) or left.isdigit())
+        and (_hangul(right) or right.isdigit())
+        and (_hangul(left) or _hangul(right))
+    )
 
 
 def _join_words(items: list[tuple[str, float, tuple[int, int, int, int]]]) -> str:
@@ -138,7 +148,7 @@ def _join_words(items: list[tuple[str, float, tuple[int, int, int, int]]]) -> st
     out = items[0][0]
     for (prev, _, box_a), (word, _, box_b) in itertools.pairwise(items):
         narrow = box_b[0] - box_a[2] < _HANGUL_GAP * height
-        out += word if narrow and _hangul(prev[-1]) and _hangul(word[0]) else " " + word
+        out += word if narrow and _joins(prev[-1], word[0]) else " " + word
     return out
 
 

@@ -15,7 +15,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pagereader.text import is_cjk, is_latin_letter
+from pagereader.text import ends_sentence, is_cjk, is_latin_letter, starts_with_article_number
 from pagereader.types import BBox, Block, BlockKind, TextLine
 
 logger = logging.getLogger(__name__)
@@ -285,6 +285,8 @@ def _continues(para: _Para, row: list[TextLine]) -> float | None:
     text, first = _row_text(row), _row_text(para.rows[0])
     if is_list_item(text) or (is_caption(text, 99) and not is_caption(first)):
         return None
+    if starts_with_article_number(text) and ends_sentence(_row_text(para.rows[-1])):
+        return None  # a statute's next article, however tight the line spacing
     indent = lb[0] - left
     first_line_indent = (
         not is_list_item(first)

@@ -28,7 +28,7 @@ from pagereader.types import BBox, Block, BlockKind, TextLine
 _MIN_FIGURE_SHARE = 0.01
 _MARGIN_BAND = 0.1
 _MAX_DETECTION_SIDE = 2400
-_MIN_DETECTED_TEXT_PX = 20.0
+_MIN_DETECTED_TEXT_PX = 18.0
 """Body text smaller than this in the detector's input gets loose line boxes, and their crops
 turn characters into other forms (條 read as 条, 規 as 规). Sizes are the decision layer's
 (from ink rows on scans, which run above the glyphs): A4 print at 10-11 pt comes to 14-18
@@ -103,7 +103,7 @@ def digital_blocks(state: PageState) -> list[Block]:
 
 def detection_options(state: PageState) -> RapidOCREngineOptions:
     """The embedded OCR's settings for a scan: its default detection size, or the size at which
-    the body text keeps ``_MIN_DETECTED_TEXT_PX`` (print on A4 at 200 DPI needs about 1600;
+    the body text keeps ``_MIN_DETECTED_TEXT_PX`` (print on A4 at 200 DPI needs about 1400;
     slides with their large type keep the default). Smaller, loose line boxes make the
     recognizer read 條 as 条 and 規 as 规."""
     default = RapidOCREngineOptions()

@@ -37,8 +37,8 @@ def test_a4_print_is_detected_finer_than_slide_type() -> None:
     slide = detection_options(scan(960, 540, 200, 24)).det_limit_side_len
     assert slide == DEFAULT
     assert a4 > DEFAULT
-    # at the chosen size, 12 pt body text keeps 20 px (the raster's long side is 842 pt)
-    assert 20 <= 12 * a4 / 842 < 22
+    # at the chosen size, 12 pt body text keeps 18 px (the raster's long side is 842 pt)
+    assert 18 <= 12 * a4 / 842 < 20
     small_raster = detection_options(scan(595, 842, 80, 12)).det_limit_side_len
     assert small_raster == DEFAULT  # the raster already fits the default size
 
