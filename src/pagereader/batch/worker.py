@@ -227,6 +227,7 @@ class DocumentWorker:
                     path = writer.overlay_path(index)
                     path.parent.mkdir(parents=True, exist_ok=True)
                     path.write_bytes(data)
+                    writer.written.add(index)  # drawn by the range's worker: not stale
             writer.finish(result, self.options.budget.target_page_s, wall)
             self.destination.commit(name, staging)
         except BaseException:
