@@ -19,6 +19,7 @@ import random
 import sqlite3
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
@@ -210,3 +211,36 @@ class PageStore:
             except sqlite3.Error as exc:
                 logger.debug("page store: no checkpoint at close (%s)", exc)
             self._db.close()
+
+
+class MemoryPages:
+    """The same lookup in memory, for the documents of one ``parse`` call: the most recently
+    used ``limit`` pages are kept (a template slide that recurs stays), so a long call's
+    memory stays bounded."""
+
+    def __init__(self, limit: int = 1000) -> None:
+        self.limit = limit
+        self.reused = 0
+        self._pages: OrderedDict[tuple[str, str, str], SharedPage] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def find(
+        self, raster: str, layer: str, options: str, source: str, page: int
+    ) -> SharedPage | None:
+        with self._lock:
+            found = self._pages.get((raster, layer, options))
+            if found is None or (found.source == source and found.page == page):
+                return None
+            self._pages.move_to_end((raster, layer, options))
+            self.reused += 1
+            return found
+
+    def keep(self, raster: str, layer: str, options: str, source: str, result: PageResult) -> None:
+        if result.errors or result.duplicate_of is not None:
+            return
+        with self._lock:
+            self._pages.setdefault(
+                (raster, layer, options), SharedPage(result, source, result.index)
+            )
+            while len(self._pages) > self.limit:
+                self._pages.popitem(last=False)

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 from reportlab.pdfgen.canvas import Canvas
+from typer.testing import CliRunner
 
+from pagereader.cli.app import app
 from pagereader.options import Options, override
 from pagereader.page_store import PageStore
 from pagereader.pipeline import aparse, aparse_to_folder, make_context, parse, raster_digest
@@ -131,3 +133,22 @@ def test_identical_pixels_with_other_hidden_text_are_not_reused(tmp_path: Path) 
     assert rc.pages[0].duplicate_of_source == str(a)
     assert _texts(rc, 1) == _texts(parse(c), 1)
     store.close()
+
+
+def test_parse_reuses_pages_across_the_documents_of_one_call(tmp_path: Path) -> None:
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    first = _deck(inputs / "a.pdf", [0, 1])
+    _deck(inputs / "b.pdf", [1, 2])
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["parse", str(inputs), "-o", str(out), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    pages = json.loads((out / "b" / "document.json").read_text(encoding="utf-8"))["pages"]
+    assert [(p["duplicate_of"], p["duplicate_of_source"]) for p in pages] == [
+        (2, str(first)),
+        (None, None),
+    ]
+    alone = tmp_path / "alone"
+    result = CliRunner().invoke(app, ["parse", str(inputs / "b.pdf"), "-o", str(alone)])
+    assert result.exit_code == 0, result.output
+    assert (alone / "b" / "document.md").read_bytes() == (out / "b" / "document.md").read_bytes()

@@ -13,7 +13,7 @@ import threading
 import time
 from pathlib import Path
 
-from pagereader.page_store import PageStore
+from pagereader.page_store import MemoryPages, PageStore
 from pagereader.types import Block, BlockResult, ErrorItem, PageResult, TextLine
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -85,7 +85,7 @@ def test_a_file_that_is_not_sqlite_is_moved_aside(tmp_path: Path) -> None:
 _WRITER = """
 import sys
 from pathlib import Path
-from pagereader.page_store import PageStore
+from pagereader.page_store import MemoryPages, PageStore
 from pagereader.types import PageResult
 store = PageStore(Path(sys.argv[1]))
 big = "x" * 200_000
@@ -168,3 +168,17 @@ def test_a_write_waits_out_a_lock_held_past_the_busy_timeout(tmp_path: Path) -> 
     found = store.find("r1", "l", "o", "b.pdf", 2)
     assert found is not None and found.result.blocks[0].text == "kept"
     store.close()
+
+
+def test_memory_pages_keep_the_most_recently_used() -> None:
+    pages = MemoryPages(limit=2)
+    pages.keep("r1", "l", "o", "a.pdf", _page(1, "one"))
+    pages.keep("r2", "l", "o", "a.pdf", _page(2, "two"))
+    assert pages.find("r1", "l", "o", "a.pdf", 1) is None  # itself
+    assert pages.find("r1", "l", "o", "b.pdf", 4) is not None  # r1 now most recent
+    pages.keep("r3", "l", "o", "a.pdf", _page(3, "three"))  # r2 goes
+    assert pages.find("r2", "l", "o", "b.pdf", 5) is None
+    found = pages.find("r1", "l", "o", "b.pdf", 6)
+    assert found is not None and (found.source, found.page) == ("a.pdf", 1)
+    assert pages.find("r3", "l", "p", "b.pdf", 7) is None  # other options
+    assert pages.reused == 2

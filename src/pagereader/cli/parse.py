@@ -26,6 +26,7 @@ from pagereader.cli.pages import parse_page_spec
 from pagereader.context import RunContext
 from pagereader.errors import PagereaderError
 from pagereader.options import OptionPath, Options
+from pagereader.page_store import MemoryPages
 from pagereader.pipeline import aparse_to_folder, make_context
 from pagereader.render.json import SCHEMA_VERSION
 from pagereader.render.names import output_names
@@ -141,7 +142,7 @@ async def _run(
                     f"[yellow]warning[/yellow] {escape(line)}", highlight=False, soft_wrap=True
                 )
 
-        ctx = make_context(options, on_event=on_event)
+        ctx = make_context(options, on_event=on_event, pages=MemoryPages())
         loop = asyncio.get_running_loop()
         limit = asyncio.Semaphore(jobs)
 
