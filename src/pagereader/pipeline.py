@@ -124,10 +124,25 @@ def _reuse(
 async def _shared(
     lookup: PageLookup, options: Options, file: str, rendered: RenderedPage, digest: str
 ) -> tuple[SharedPage | None, tuple[str, str, str]]:
-    """The identical page another document (or an earlier run) read, and the lookup's key."""
+    """The identical page another document (or an earlier run) read, and the lookup's key;
+    a lookup that fails is a miss (it only saves work, it never fails a page)."""
     key = (digest, layer_digest(rendered), options_digest(options))
-    found = await asyncio.to_thread(lookup.find, *key, file, rendered.index)
+    try:
+        found = await asyncio.to_thread(lookup.find, *key, file, rendered.index)
+    except Exception as exc:
+        logger.warning("%s page %d: page lookup failed: %s", file, rendered.index, exc)
+        found = None
     return found, key
+
+
+async def _offer(
+    lookup: PageLookup, key: tuple[str, str, str], file: str, result: PageResult
+) -> None:
+    """Offer a freshly read page to later documents; a failure is only logged."""
+    try:
+        await asyncio.to_thread(lookup.keep, *key, file, result)
+    except Exception as exc:
+        logger.warning("%s page %d: not kept for reuse: %s", file, result.index, exc)
 
 
 async def parse_page(
@@ -183,7 +198,7 @@ async def parse_page(
     if first is not None:
         first.set_result(None if result.errors else result)
     if lookup is not None and key is not None and not result.errors:
-        await asyncio.to_thread(lookup.keep, *key, file, result)
+        await _offer(lookup, key, file, result)
     return result, final
 
 

@@ -152,3 +152,15 @@ def test_parse_reuses_pages_across_the_documents_of_one_call(tmp_path: Path) -> 
     result = CliRunner().invoke(app, ["parse", str(inputs / "b.pdf"), "-o", str(alone)])
     assert result.exit_code == 0, result.output
     assert (alone / "b" / "document.md").read_bytes() == (out / "b" / "document.md").read_bytes()
+
+
+def test_a_store_that_fails_only_costs_the_reuse(tmp_path: Path) -> None:
+    second = _deck(tmp_path / "second.pdf", [1])
+    store = PageStore(tmp_path / "pages.sqlite")
+    store.close()  # every lookup and write now fails inside SQLite
+    ctx = make_context()
+    ctx.pages = store
+    result = asyncio.run(aparse(second, ctx=ctx))
+    assert result.status == "ok"
+    assert _texts(result, 1) == _texts(parse(second), 1)
+    assert result.pages[0].duplicate_of is None

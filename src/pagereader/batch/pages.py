@@ -19,6 +19,7 @@ from typing import Literal
 
 from pagereader.batch.storage import BATCH_DIR, Destination
 from pagereader.context import SharedPage
+from pagereader.errors import OutputError
 from pagereader.page_store import PageStore, Row
 from pagereader.types import PageResult
 
@@ -63,8 +64,18 @@ class WorkerPages:
 
     @classmethod
     def open(cls, mode: Mode, destination: Destination) -> WorkerPages | None:
+        """The worker's store, or None when reuse is off or the store cannot be opened (then
+        the worker reads every page: the store only saves work)."""
         if mode == "off":
             return None
+        try:
+            return cls._open(mode, destination)
+        except (OSError, OutputError) as exc:
+            logger.warning("page reuse off in this worker: %s", exc)
+            return None
+
+    @classmethod
+    def _open(cls, mode: Mode, destination: Destination) -> WorkerPages:
         if mode == "shared":
             return cls(PageStore(Path(destination.out) / PAGES_RELATIVE))
         folder = Path(tempfile.mkdtemp(prefix="pagereader-pages-"))

@@ -207,7 +207,7 @@ class BatchRun:
         parts: list[Any] = []
         for actor in self._actors:
             try:
-                parts.append(ray.get(actor.finish_pages.remote(), timeout=300))
+                parts.append(ray.get(actor.finish_pages.remote(), timeout=120))
             except Exception as exc:
                 logger.warning("a worker's new shared pages were not merged: %s", _one_line(exc))
         if self.pages == "private":
