@@ -380,6 +380,10 @@ def test_two_node_cluster_on_loopback(corpus: Path, parsed: Path, tmp_path: Path
         shutil.rmtree(temp, ignore_errors=True)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "3 documents parsed (0 partial, 0 failed)" in " ".join(done.stderr.split())
+    # two nodes: one page store per worker, merged into OUT's at the end
+    with sqlite3.connect(out / "_batch" / "pages.sqlite") as db:
+        sources = {row[0] for row in db.execute("SELECT source FROM shared_pages")}
+    assert sources == {str(inputs / f"{name}.pdf") for name in names}
     for name in names:
         assert (out / name / "document.md").read_bytes() == (
             parsed / name / "document.md"
