@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import shutil
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -100,7 +101,7 @@ class WorkerPages:
         return rows
 
 
-def merge_rows(destination: Destination, parts: list[list[Row]]) -> int:
+def merge_rows(destination: Destination, parts: Iterable[list[Row]]) -> int:
     """Merge workers' new rows into OUT's store (downloaded and uploaded again on an object
     store); returns how many rows the store holds."""
     if destination.remote:

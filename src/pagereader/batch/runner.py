@@ -200,22 +200,28 @@ class BatchRun:
             self._waiting.appendleft(("merge", job.item, job.name, *parent.ranges))
 
     def _finish_pages(self) -> None:
-        """Close every worker's page store; private stores' new rows are merged into OUT's.
-        A worker that cannot answer loses only its new rows (the store is an accelerator)."""
+        """Close every worker's page store; private stores' new rows are merged into OUT's,
+        one worker's rows in memory at a time. A worker that cannot answer loses only its new
+        rows (the store is an accelerator)."""
         if self.pages == "off" or not self._actors:
             return
-        parts: list[Any] = []
-        for actor in self._actors:
-            try:
-                parts.append(ray.get(actor.finish_pages.remote(), timeout=120))
-            except Exception as exc:
-                logger.warning("a worker's new shared pages were not merged: %s", _one_line(exc))
-        if self.pages == "private":
-            try:
-                held = merge_rows(self.destination, parts)
-                logger.info("page store: %d pages after the merge", held)
-            except (OSError, PagereaderError) as exc:
-                logger.warning("the workers' shared pages were not merged: %s", exc)
+
+        def parts() -> Iterator[list[Any]]:
+            for actor in self._actors:
+                try:
+                    yield ray.get(actor.finish_pages.remote(), timeout=120)
+                except Exception as exc:
+                    logger.warning("a worker's new pages were not merged: %s", _one_line(exc))
+
+        if self.pages == "shared":
+            for _ in parts():
+                pass
+            return
+        try:
+            held = merge_rows(self.destination, parts())
+            logger.info("page store: %d pages after the merge", held)
+        except (OSError, PagereaderError) as exc:
+            logger.warning("the workers' new pages were not merged: %s", exc)
 
     def run(self, inputs: Iterable[str]) -> BatchStats:
         """Parse every input not already complete; returns the totals."""
