@@ -9,7 +9,8 @@ Several processes of one machine may share one file (WAL mode; a write that meet
 locked`` is retried, then skipped). Like the page cache it is an accelerator, never a source of
 failure: a row that does not decode, or decodes into a page other than the one it names, is a
 miss (and dropped); a write that fails is logged and skipped. A process killed mid-write leaves
-no row (SQLite's transactions are atomic), never half of one.
+no row (SQLite's transactions are atomic), never half of one. ``MemoryPages`` is the same
+lookup without a file, for the documents of one ``parse`` call.
 """
 
 from __future__ import annotations
