@@ -95,7 +95,16 @@ def main() -> None:
     rows: list[tuple[str, float, float]] = []
     for jobs in (1, 2):
         seconds = run(
-            ["parse", str(inputs), "-o", str(work / f"p{jobs}"), "--no-resume", "--jobs", str(jobs)]
+            [
+                "parse",
+                str(inputs),
+                "-o",
+                str(work / f"p{jobs}"),
+                "--no-resume",
+                "--no-reuse-pages",
+                "--jobs",
+                str(jobs),
+            ]
         )
         rows.append((f"parse --jobs {jobs}", seconds, pages / seconds))
     facts = {}
@@ -112,6 +121,7 @@ def main() -> None:
                 "--workers",
                 str(workers),
                 "--no-resume",
+                "--no-reuse-pages",
             ]
         )
         rows.append((f"batch --workers {workers}", seconds, pages / seconds))

@@ -5,13 +5,39 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from pagereader.options import Options
 from pagereader.protocols import Engine
+from pagereader.types import PageResult
 
 ProgressEvent = dict[str, Any]
 ProgressCallback = Callable[[ProgressEvent], None]
+
+
+@dataclass(frozen=True)
+class SharedPage:
+    """A page read before: its finished result and where it was read (document and page)."""
+
+    result: PageResult
+    source: str
+    page: int
+
+
+class PageLookup(Protocol):
+    """Finished pages of other documents and earlier runs, found by what the page holds: its
+    raster's digest, its text layer's digest and the options' digest. A page never finds
+    itself (the same ``source`` and ``page``): a retried document is read again."""
+
+    def find(
+        self, raster: str, layer: str, options: str, source: str, page: int
+    ) -> SharedPage | None:
+        """The page read earlier with these digests, or None."""
+        ...
+
+    def keep(self, raster: str, layer: str, options: str, source: str, result: PageResult) -> None:
+        """Offer a freshly read page (without errors) for later pages to reuse."""
+        ...
 
 
 def _ignore(_: ProgressEvent) -> None:
@@ -23,13 +49,15 @@ class RunContext:
     """Options, engines, semaphores and the progress sink of one run.
 
     ``engines`` maps route names to engine objects (see engines/registry.py); the pipeline
-    builds them once per run so that models load once.
+    builds them once per run so that models load once. ``pages``, when set, lets a page
+    reuse the result of an identical page read in another document or an earlier run.
     """
 
     options: Options
     engines: Mapping[str, Engine] = field(default_factory=dict)
     on_event: ProgressCallback = _ignore
     semaphores: dict[str, asyncio.Semaphore] = field(default_factory=dict)
+    pages: PageLookup | None = None
 
     def emit(self, kind: str, **data: Any) -> None:
         """Send a progress event to whoever listens (the CLI's progress bars, the service)."""

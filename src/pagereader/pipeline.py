@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from pagereader.cache import PageCache, file_digest, options_digest
-from pagereader.context import RunContext
+from pagereader.context import PageLookup, RunContext, SharedPage
 from pagereader.engines.registry import build_engines
 from pagereader.errors import PagereaderError
 from pagereader.options import Options
@@ -82,19 +82,67 @@ def raster_digest(page: RenderedPage) -> str:
     return digest.hexdigest()
 
 
-def _reuse(
-    earlier: PageResult, rendered: RenderedPage, timer: PageTimer, mark_review: bool
-) -> PageResult:
-    """An earlier page's result for an identical raster, with this page's number and notes."""
-    return earlier.model_copy(
-        update={
-            "index": rendered.index,
-            "notes": rendered.notes,
-            "markdown": page_markdown(earlier.blocks, rendered.notes, mark_review),
-            "duplicate_of": earlier.duplicate_of or earlier.index,
-            "timings": timer.result(),
-        }
+def layer_digest(page: RenderedPage) -> str:
+    """SHA-256 of what a page holds besides its pixels (its size in page units, text layer,
+    image boxes, render notes): two pages with identical pixels but different hidden text
+    are different pages to the cross-document lookup."""
+    facts = (
+        page.width,
+        page.height,
+        page.scale,
+        page.units_per_inch,
+        page.lines,
+        page.stats,
+        page.invisible_text_share,
+        page.image_boxes,
+        page.render_notes,
     )
+    return hashlib.sha256(repr(facts).encode()).hexdigest()
+
+
+def _reuse(
+    earlier: PageResult,
+    rendered: RenderedPage,
+    timer: PageTimer,
+    mark_review: bool,
+    shared: SharedPage | None = None,
+) -> PageResult:
+    """An earlier page's result for an identical raster, with this page's number and notes;
+    ``shared`` names the page of another document (or run) it was read from."""
+    update: dict[str, object] = {
+        "index": rendered.index,
+        "notes": rendered.notes,
+        "markdown": page_markdown(earlier.blocks, rendered.notes, mark_review),
+        "duplicate_of": earlier.duplicate_of or earlier.index,
+        "timings": timer.result(),
+    }
+    if shared is not None:
+        update |= {"duplicate_of": shared.page, "duplicate_of_source": shared.source}
+    return earlier.model_copy(update=update)
+
+
+async def _shared(
+    lookup: PageLookup, options: Options, file: str, rendered: RenderedPage, digest: str
+) -> tuple[SharedPage | None, tuple[str, str, str]]:
+    """The identical page another document (or an earlier run) read, and the lookup's key;
+    a lookup that fails is a miss (it only saves work, it never fails a page)."""
+    key = (digest, layer_digest(rendered), options_digest(options))
+    try:
+        found = await asyncio.to_thread(lookup.find, *key, file, rendered.index)
+    except Exception as exc:
+        logger.warning("%s page %d: page lookup failed: %s", file, rendered.index, exc)
+        found = None
+    return found, key
+
+
+async def _offer(
+    lookup: PageLookup, key: tuple[str, str, str], file: str, result: PageResult
+) -> None:
+    """Offer a freshly read page to later documents; a failure is only logged."""
+    try:
+        await asyncio.to_thread(lookup.keep, *key, file, result)
+    except Exception as exc:
+        logger.warning("%s page %d: not kept for reuse: %s", file, result.index, exc)
 
 
 async def parse_page(
@@ -107,30 +155,41 @@ async def parse_page(
 
     With ``seen`` (raster digest -> the result of the first page with those pixels, pending
     while it is read), a page whose pixels equal an earlier page's waits for and reuses that
-    result instead of being read again.
+    result instead of being read again. With ``ctx.pages``, a page identical to one read in
+    another document or an earlier run (same pixels, text layer and options) reuses that one.
     """
     timer = PageTimer()
     file = str(source.path)
+    lookup = ctx.pages
     try:
         with timer.stage("render"):
             rendered = await asyncio.to_thread(source.render, index, ctx.options.render.dpi)
-            digest = raster_digest(rendered) if seen is not None else ""
+            wants_digest = seen is not None or lookup is not None
+            digest = raster_digest(rendered) if wants_digest else ""
     except PagereaderError as exc:
         return PageResult(index=index, width=0, height=0, errors=(exc.to_item("render"),)), None
     except Exception as exc:
         return PageResult(
             index=index, width=0, height=0, errors=(_internal_error(file, index, "render", exc),)
         ), None
+    mark = ctx.options.verify.mark_review
     first: asyncio.Future[PageResult | None] | None = None
     if seen is not None:
         if digest in seen:
             earlier = await seen[digest]
             if earlier is not None:
-                mark = ctx.options.verify.mark_review
                 return _reuse(earlier, rendered, timer, mark), rendered
         else:
             first = seen[digest] = asyncio.get_running_loop().create_future()
     try:
+        key: tuple[str, str, str] | None = None
+        if lookup is not None:
+            found, key = await _shared(lookup, ctx.options, file, rendered, digest)
+            if found is not None:
+                result = _reuse(found.result, rendered, timer, mark, found)
+                if first is not None:
+                    first.set_result(result)
+                return result, rendered
         result, final = await _run_stages(ctx, rendered, timer)
     except BaseException:
         if first is not None and not first.done():
@@ -138,6 +197,8 @@ async def parse_page(
         raise
     if first is not None:
         first.set_result(None if result.errors else result)
+    if lookup is not None and key is not None and not result.errors:
+        await _offer(lookup, key, file, result)
     return result, final
 
 

@@ -228,7 +228,10 @@ class PageResult(Frozen):
     decision: PageDecision | None = None
     blocks: tuple[BlockResult, ...] = ()
     notes: str = ""
+    # an identical page (same pixels, text layer and options) whose result this page reuses:
+    # its page number, and its document when that was another document or an earlier run
     duplicate_of: int | None = None
+    duplicate_of_source: str | None = None
     context: PageContext | None = None
     markdown: str = ""
     errors: tuple[ErrorItem, ...] = ()

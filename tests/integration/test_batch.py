@@ -301,8 +301,20 @@ def test_s3_output_listed_and_read_back(
     status = fs.cat_file("corpus/out/_batch/status.jsonl").decode().splitlines()
     assert sorted(json.loads(line)["status"] for line in status) == ["failed", "ok", "ok"]
 
-    again = run_batch(inputs, "s3://corpus/out", Options(), config, storage_options=storage)
-    assert (again.documents, again.skipped, again.failed) == (1, 2, 1)
+    # the workers' page stores were merged and uploaded; remote pages are named by their URI
+    store = tmp_path / "pages.sqlite"
+    store.write_bytes(fs.cat_file("corpus/out/_batch/pages.sqlite"))
+    with sqlite3.connect(store) as db:
+        sources = {row[0] for row in db.execute("SELECT source FROM shared_pages")}
+    assert sources == {str(corpus / "table.pdf"), "s3://corpus/in/long.pdf"}
+
+    fs.put_file(str(corpus / "table.pdf"), "corpus/later/copy.pdf")
+    later = [*inputs, "s3://corpus/later/copy.pdf"]
+    again = run_batch(later, "s3://corpus/out", Options(), config, storage_options=storage)
+    assert (again.documents, again.skipped, again.failed, again.reused) == (2, 2, 1, 1)
+    copy = json.loads(fs.cat_file("corpus/out/copy/document.json"))
+    assert copy["pages"][0]["duplicate_of"] == 1
+    assert copy["pages"][0]["duplicate_of_source"] == str(corpus / "table.pdf")
 
 
 def _cluster_pids(marker: str) -> set[int]:
@@ -368,6 +380,10 @@ def test_two_node_cluster_on_loopback(corpus: Path, parsed: Path, tmp_path: Path
         shutil.rmtree(temp, ignore_errors=True)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "3 documents parsed (0 partial, 0 failed)" in " ".join(done.stderr.split())
+    # two nodes: one page store per worker, merged into OUT's at the end
+    with sqlite3.connect(out / "_batch" / "pages.sqlite") as db:
+        sources = {row[0] for row in db.execute("SELECT source FROM shared_pages")}
+    assert sources == {str(inputs / f"{name}.pdf") for name in names}
     for name in names:
         assert (out / name / "document.md").read_bytes() == (
             parsed / name / "document.md"

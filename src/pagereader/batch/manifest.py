@@ -61,6 +61,7 @@ class Outcome:
     error: str = ""
     page_classes: tuple[tuple[str, float], ...] = field(default=())
     cache_hits: int = 0
+    reused: int = 0
 
 
 class Manifest:

@@ -31,6 +31,7 @@ class BatchStats:
     pages: int = 0
     tasks: int = 0
     cache_hits: int = 0
+    reused: int = 0
     in_flight: int = 0
     failures: list[tuple[str, str]] = field(default_factory=list)
     page_seconds: dict[str, list[float]] = field(default_factory=dict)
@@ -39,6 +40,7 @@ class BatchStats:
         self.documents += 1
         self.pages += outcome.pages
         self.cache_hits += outcome.cache_hits
+        self.reused += outcome.reused
         if outcome.status == "failed":
             self.failed += 1
             self.failures.append((outcome.uri, outcome.error))
@@ -75,6 +77,7 @@ class BatchStats:
             "seconds": round(self.elapsed, 3),
             "pages_per_second": round(self.pages_per_second, 3),
             "duplicate_pages": self.cache_hits,
+            "reused_pages": self.reused,
             "seconds_per_page": {
                 page_class: {
                     "pages": len(values),

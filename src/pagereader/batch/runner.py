@@ -23,6 +23,7 @@ import ray
 
 from pagereader.batch.inputs import InputItem, iter_inputs
 from pagereader.batch.manifest import Manifest, Outcome, batch_options_digest
+from pagereader.batch.pages import Mode, merge_rows, pages_mode
 from pagereader.batch.progress import BatchStats
 from pagereader.batch.storage import BATCH_DIR, Destination
 from pagereader.batch.worker import DocumentWorker, Split, page_ranges
@@ -44,6 +45,7 @@ class BatchConfig:
     in_flight_per_worker: int = 2
     max_retries: int = 3
     resume: bool = True
+    reuse_pages: bool = True
 
 
 @dataclass
@@ -98,6 +100,7 @@ class BatchRun:
         self._ranges_left: dict[str, int] = {}
         self._parents: dict[str, _Job] = {}
         self._waiting: deque[tuple[Any, ...]] = deque()
+        self.pages: Mode = "off"
 
     def _size_pool(self) -> None:
         """How many actors: asked for, or as many as fit; they start at the first task, so
@@ -121,8 +124,12 @@ class BatchRun:
             max_task_retries=self.config.max_retries,
         )
         options_json = self.options.model_dump_json()
+        found: list[dict[str, Any]] = ray.nodes()  # type: ignore[no-untyped-call]
+        nodes = sum(1 for node in found if node.get("Alive"))
+        self.pages = pages_mode(self.destination, self.config.reuse_pages, nodes)
         self._actors = [
-            actor_class.remote(options_json, self.destination) for _ in range(len(self._load))
+            actor_class.remote(options_json, self.destination, self.pages)
+            for _ in range(len(self._load))
         ]
 
     def _submit(self, kind: str, item: InputItem, name: str, *args: Any) -> None:
@@ -192,6 +199,30 @@ class BatchRun:
             del self._parents[job.item.uri]
             self._waiting.appendleft(("merge", job.item, job.name, *parent.ranges))
 
+    def _finish_pages(self) -> None:
+        """Close every worker's page store; private stores' new rows are merged into OUT's,
+        one worker's rows in memory at a time. A worker that cannot answer loses only its new
+        rows (the store is an accelerator)."""
+        if self.pages == "off" or not self._actors:
+            return
+
+        def parts() -> Iterator[list[Any]]:
+            for actor in self._actors:
+                try:
+                    yield ray.get(actor.finish_pages.remote(), timeout=120)
+                except Exception as exc:
+                    logger.warning("a worker's new pages were not merged: %s", _one_line(exc))
+
+        if self.pages == "shared":
+            for _ in parts():
+                pass
+            return
+        try:
+            held = merge_rows(self.destination, parts())
+            logger.info("page store: %d pages after the merge", held)
+        except (OSError, PagereaderError) as exc:
+            logger.warning("the workers' new pages were not merged: %s", exc)
+
     def run(self, inputs: Iterable[str]) -> BatchStats:
         """Parse every input not already complete; returns the totals."""
         cleaned = self.destination.clean_staging()
@@ -218,6 +249,7 @@ class BatchRun:
                     self.on_progress(self.stats)
                     last_report = time.perf_counter()
         finally:
+            self._finish_pages()
             for actor in self._actors:
                 ray.kill(actor)
             self.destination.clean_staging()

@@ -19,9 +19,12 @@ from pathlib import Path
 
 from pagereader.batch.inputs import InputItem
 from pagereader.batch.manifest import Outcome
+from pagereader.batch.pages import LabelledPages, Mode, WorkerPages
 from pagereader.batch.storage import Destination
+from pagereader.context import RunContext
 from pagereader.errors import InputError, PagereaderError
 from pagereader.options import Options
+from pagereader.page_store import Row
 from pagereader.pipeline import aparse, aparse_to_folder, document_result, make_context
 from pagereader.render.writer import DocumentWriter
 from pagereader.sources import open_source
@@ -73,7 +76,12 @@ def _outcome(item: InputItem, name: str, result: DocumentResult, seconds: float)
         seconds=seconds,
         error=error,
         page_classes=classes,
-        cache_hits=sum(1 for page in result.pages if page.duplicate_of is not None),
+        cache_hits=sum(
+            1
+            for page in result.pages
+            if page.duplicate_of is not None and page.duplicate_of_source is None
+        ),
+        reused=sum(1 for page in result.pages if page.duplicate_of_source is not None),
     )
 
 
@@ -84,13 +92,32 @@ def _document_errors(result: DocumentResult) -> tuple[ErrorItem, ...]:
 
 
 class DocumentWorker:
-    """One parser process: options and engines built once, one event loop for every call."""
+    """One parser process: options and engines built once, one event loop for every call;
+    with a pages mode, the cross-document page store (see pages.py) opened once."""
 
-    def __init__(self, options_json: str, destination: Destination) -> None:
+    def __init__(self, options_json: str, destination: Destination, pages: Mode = "off") -> None:
         self.options = Options.model_validate_json(options_json)
         self.destination = destination
         self.ctx = make_context(self.options)
+        self.pages = WorkerPages.open(pages, destination)
         self._loop = asyncio.new_event_loop()
+
+    def _context(self, item: InputItem, options: Options | None = None) -> RunContext:
+        """The run context for one document: its pages are named by its input in the store."""
+        lookup = None
+        if self.pages is not None:
+            label = item.uri if item.is_remote else str(Path(item.uri))
+            lookup = LabelledPages(self.pages.store, label)
+        return dataclasses.replace(self.ctx, options=options or self.options, pages=lookup)
+
+    def finish_pages(self) -> list[Row]:
+        """Close the page store at the end of a run: the new rows of a private store, to be
+        merged into OUT's (none for the shared one, which holds them already)."""
+        if self.pages is None:
+            return []
+        rows = self.pages.finish()
+        self.pages = None
+        return rows
 
     @contextmanager
     def _local(self, item: InputItem) -> Iterator[Path]:
@@ -144,7 +171,8 @@ class DocumentWorker:
                     return Split(count)
             staging = self.destination.staging(name)
             try:
-                result = self._loop.run_until_complete(aparse_to_folder(path, staging, self.ctx))
+                ctx = self._context(item)
+                result = self._loop.run_until_complete(aparse_to_folder(path, staging, ctx))
                 self.destination.commit(name, staging)
             except BaseException:
                 self.destination.discard(staging)
@@ -154,9 +182,8 @@ class DocumentWorker:
     def parse_range(self, item: InputItem, first: int, last: int) -> RangeResult:
         """Pages ``first``..``last`` of a document, with overlays drawn here."""
         started = time.time()
-        ctx = dataclasses.replace(
-            self.ctx,
-            options=self.options.model_copy(update={"pages": list(range(first, last + 1))}),
+        ctx = self._context(
+            item, self.options.model_copy(update={"pages": list(range(first, last + 1))})
         )
         folder = Path(tempfile.mkdtemp(prefix="pagereader-range-"))
         try:
@@ -200,6 +227,7 @@ class DocumentWorker:
                     path = writer.overlay_path(index)
                     path.parent.mkdir(parents=True, exist_ok=True)
                     path.write_bytes(data)
+                    writer.written.add(index)  # drawn by the range's worker: not stale
             writer.finish(result, self.options.budget.target_page_s, wall)
             self.destination.commit(name, staging)
         except BaseException:

@@ -64,6 +64,10 @@ def batch_command(
     resume: Annotated[
         bool, typer.Option(help="skip documents complete with the same options")
     ] = True,
+    reuse_pages: Annotated[
+        bool,
+        typer.Option(help="reuse pages identical to ones read in other documents or runs"),
+    ] = True,
     debug: Annotated[bool, typer.Option(help="show tracebacks and debug logs")] = False,
 ) -> None:
     """Parse documents on Ray into OUT/<name>/ (as parse does), with a run manifest in
@@ -87,6 +91,7 @@ def batch_command(
         cpus_per_worker=cpus_per_worker,
         max_pages_per_task=max_pages_per_task,
         resume=resume,
+        reuse_pages=reuse_pages,
     )
     last = [0.0]
 
@@ -115,7 +120,8 @@ def batch_command(
     console.print(
         f"{stats.documents} documents parsed ({stats.partial} partial, {stats.failed} failed),"
         f" {stats.skipped} already complete and skipped, {stats.pages} pages,"
-        f" {stats.pages_per_second:.2f} pages/s, {stats.cache_hits} pages reused",
+        f" {stats.pages_per_second:.2f} pages/s, {stats.reused} reused pages (read before in"
+        f" another document or run), {stats.cache_hits} repeated within a document",
         highlight=False,
     )
     if stats.documents == 0 and stats.skipped:

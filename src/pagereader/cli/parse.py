@@ -26,6 +26,7 @@ from pagereader.cli.pages import parse_page_spec
 from pagereader.context import RunContext
 from pagereader.errors import PagereaderError
 from pagereader.options import OptionPath, Options
+from pagereader.page_store import MemoryPages
 from pagereader.pipeline import aparse_to_folder, make_context
 from pagereader.render.json import SCHEMA_VERSION
 from pagereader.render.names import output_names
@@ -115,6 +116,7 @@ async def _run(
     names: dict[Path, str],
     resume: bool,
     jobs: int = 1,
+    reuse_pages: bool = True,
 ) -> list[Outcome]:
     cache = PageCache(out / CACHE_NAME) if resume else None
     with Progress(
@@ -141,7 +143,8 @@ async def _run(
                     f"[yellow]warning[/yellow] {escape(line)}", highlight=False, soft_wrap=True
                 )
 
-        ctx = make_context(options, on_event=on_event)
+        lookup = MemoryPages() if reuse_pages else None
+        ctx = make_context(options, on_event=on_event, pages=lookup)
         loop = asyncio.get_running_loop()
         limit = asyncio.Semaphore(jobs)
 
@@ -178,6 +181,9 @@ def parse_command(
     ] = None,
     resume: Annotated[bool, typer.Option(help="reuse pages finished by an earlier run")] = True,
     jobs: Annotated[int, typer.Option(min=1, max=64, help="documents parsed at once")] = 1,
+    reuse_pages: Annotated[
+        bool, typer.Option(help="reuse pages identical to ones read in another of the documents")
+    ] = True,
     debug: Annotated[bool, typer.Option(help="show tracebacks and debug logs")] = False,
 ) -> None:
     """Parse documents into OUT/NAME/document.md, document.json, pages/ and timings.json;
@@ -197,7 +203,7 @@ def parse_command(
             console.print("[red]error[/red] no supported files found in the inputs")
             raise typer.Exit(1)
         names = output_names(files)
-        results = asyncio.run(_run(files, out, options, names, resume, jobs))
+        results = asyncio.run(_run(files, out, options, names, resume, jobs, reuse_pages))
     except PagereaderError as exc:
         if debug:
             raise

@@ -10,6 +10,7 @@ import pytest
 
 from pagereader.batch.inputs import iter_inputs
 from pagereader.batch.manifest import Manifest, Outcome, batch_options_digest
+from pagereader.batch.pages import pages_mode
 from pagereader.batch.progress import BatchStats, percentile
 from pagereader.batch.storage import Destination
 from pagereader.batch.worker import page_ranges
@@ -131,13 +132,14 @@ def test_stats_summary_by_class_and_failures() -> None:
             status="partial",
             pages=3,
             cache_hits=1,
+            reused=2,
             page_classes=(("digital", digital[2]), ("scan", 3.0), ("digital", digital[3])),
         )
     )
     stats.add(Outcome(uri="c.pdf", name="c", status="failed", error="c.pdf: not a readable PDF"))
     summary = stats.summary()
     assert (summary["documents"], summary["failed"], summary["partial"]) == (3, 1, 1)
-    assert (summary["pages"], summary["duplicate_pages"]) == (5, 1)
+    assert (summary["pages"], summary["duplicate_pages"], summary["reused_pages"]) == (5, 1, 2)
     ordered = sorted(digital)
     assert summary["seconds_per_page"] == {
         "digital": {"pages": 4, "p50": ordered[1], "p95": ordered[3]},
@@ -145,3 +147,12 @@ def test_stats_summary_by_class_and_failures() -> None:
     }
     assert summary["failures"] == [{"uri": "c.pdf", "error": "c.pdf: not a readable PDF"}]
     assert "documents 3 done, 1 failed" in stats.line()
+
+
+def test_page_store_mode_by_destination_and_nodes(tmp_path: Path) -> None:
+    local = Destination(str(tmp_path / "out"))
+    remote = Destination("s3://bucket/out")
+    assert pages_mode(local, True, 1) == "shared"
+    assert pages_mode(local, True, 2) == "private"  # no SQLite over a network filesystem
+    assert pages_mode(remote, True, 1) == "private"
+    assert pages_mode(local, False, 1) == "off"
