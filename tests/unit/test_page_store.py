@@ -3,7 +3,6 @@ a writer killed mid-write, several writing processes, and a lock held by another
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sqlite3
@@ -124,25 +123,34 @@ def test_killed_mid_write_never_leaves_a_corrupt_page(tmp_path: Path) -> None:
     store.close()
 
 
-def _write_many(path: str, worker: int, count: int) -> None:
-    store = PageStore(Path(path), busy_timeout_s=0.01)
-    for n in range(count):
-        store.keep(f"r{worker}-{n}", "l", "o", f"w{worker}.pdf", _page(n + 1, f"{worker}/{n}"))
-    store.close()
+_MANY = """
+import sys
+from pathlib import Path
+from pagereader.page_store import PageStore
+from pagereader.types import Block, BlockResult, PageResult, TextLine
+path, worker, count = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+store = PageStore(path, busy_timeout_s=0.01)
+for n in range(count):
+    text = f"{worker}/{n}"
+    line = TextLine(text=text, bbox=(10.0, 10.0, 200.0, 30.0))
+    block = Block(kind="text", bbox=(10.0, 10.0, 200.0, 30.0), lines=(line,))
+    page = PageResult(
+        index=n + 1, width=720.0, height=540.0, blocks=(BlockResult(block=block, text=text),)
+    )
+    store.keep(f"r{worker}-{n}", "l", "o", f"w{worker}.pdf", page)
+store.close()
+"""
 
 
 def test_several_processes_write_one_store(tmp_path: Path) -> None:
     path = tmp_path / "pages.sqlite"
     PageStore(path).close()
-    context = multiprocessing.get_context("spawn")
     processes = [
-        context.Process(target=_write_many, args=(str(path), worker, 40)) for worker in range(3)
+        subprocess.Popen([sys.executable, "-c", _MANY, str(path), str(worker), "40"])
+        for worker in range(3)
     ]
     for process in processes:
-        process.start()
-    for process in processes:
-        process.join(120)
-        assert process.exitcode == 0
+        assert process.wait(120) == 0
     store = PageStore(path)
     assert store.count() == 120
     found = store.find("r2-39", "l", "o", "x.pdf", 1)
