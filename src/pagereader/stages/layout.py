@@ -27,7 +27,9 @@ from pagereader.types import BBox, Block, BlockKind, TextLine
 
 _MIN_FIGURE_SHARE = 0.01
 _MARGIN_BAND = 0.1
-_MAX_DETECTION_SIDE = 2400
+_MAX_DETECTION_SIDE = 1600
+"""The detector's working memory grows with the square of its input side: 1600 keeps a page at
+the pixel budget within the per-page memory bound (2400 took it past 1.5 GB)."""
 _MIN_DETECTED_TEXT_PX = 18.0
 """Body text smaller than this in the detector's input gets loose line boxes, and their crops
 turn characters into other forms (條 read as 条, 規 as 规). Sizes are the decision layer's
