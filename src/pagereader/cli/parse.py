@@ -72,7 +72,7 @@ Outcome = tuple[Path, DocumentResult, float]
 
 def _summary(results: list[Outcome], names: dict[Path, str]) -> Table:
     table = Table(title="pagereader parse")
-    for column in ("file", "output", "status", "pages", "classes", "seconds", "errors"):
+    for column in ("file", "output", "status", "pages", "classes", "seconds", "errors", "review"):
         table.add_column(column, overflow="fold")
     for path, result, seconds in results:
         classes: dict[str, int] = {}
@@ -88,8 +88,19 @@ def _summary(results: list[Outcome], names: dict[Path, str]) -> Table:
             " ".join(f"{k}:{v}" for k, v in sorted(classes.items())),
             f"{seconds:.1f}",
             str(len(result.errors)),
+            str(flagged_blocks(result)),
         )
     return table
+
+
+def flagged_blocks(result: DocumentResult) -> int:
+    """Blocks the verifier kept but flagged for a person to look at."""
+    return sum(
+        1
+        for page in result.pages
+        for block in page.blocks
+        if block.verdict is not None and block.verdict.action == "review"
+    )
 
 
 async def _parse_one(
@@ -210,6 +221,12 @@ def parse_command(
         console.print(f"[red]error[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
     console.print(_summary(results, names))
+    for path, result, _ in results:
+        if count := flagged_blocks(result):
+            where = escape(f"{out / names[path]}/review.md")
+            console.print(
+                f"[yellow]review[/yellow] {count} block(s) flagged: {where}", highlight=False
+            )
     console.print(f"outputs in {escape(str(out))}/", highlight=False)
     if any(result.status != "ok" for _, result, _ in results):
         raise typer.Exit(1)
