@@ -29,6 +29,8 @@ from PIL import Image, ImageDraw
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
+pytestmark = pytest.mark.slow  # seconds of real engines, servers or processes
+
 WORKER = Path(__file__).with_name("source_worker.py")
 TIMEOUT_S = 60.0
 PEAK_BOUND_KIB = 1_500 * 1024

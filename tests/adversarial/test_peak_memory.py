@@ -22,6 +22,8 @@ from adversarial.raster_inputs import (
     write_scan_of,
 )
 
+pytestmark = pytest.mark.slow  # seconds of real engines, servers or processes
+
 PEAK_BOUND_BYTES = 1_500 * 1024 * 1024
 _WRAPPER = """
 import resource, subprocess, sys

@@ -31,6 +31,8 @@ from pagereader.sources.office import find_soffice
 
 from fixtures import Fixtures
 
+pytestmark = pytest.mark.slow  # seconds of real engines, servers or processes
+
 RUNNER = CliRunner()
 
 

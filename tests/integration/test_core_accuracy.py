@@ -97,6 +97,7 @@ def test_big_table_is_rebuilt_as_a_grid(fixtures: Fixtures) -> None:
     assert tables[0].html is not None and tables[0].html.count("<tr>") >= 20
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not HAVE_TESSERACT, reason="Korean scans need tesseract")
 def test_scans_are_read_in_every_language(fixtures: Fixtures) -> None:
     for path in (

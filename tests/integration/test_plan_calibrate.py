@@ -18,6 +18,8 @@ from pagereader.service.engine_api import create_app, serve_in_thread
 
 from fault_server import Fault, FaultServer, Timing
 
+pytestmark = pytest.mark.slow  # seconds of real engines, servers or processes
+
 root = typer.Typer()
 root.add_typer(plan.app, name="plan")
 runner = CliRunner()

@@ -19,7 +19,7 @@ from reportlab.pdfgen import canvas
 from fixtures import Fixtures
 from review_service import MISREAD, TOKENS, client, review_service, vlm_server, wait_finished
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = [

@@ -13,8 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from service_process import ServerProcess, start
+
+pytestmark = pytest.mark.slow  # seconds of real engines, servers or processes
 
 DECK = Path(__file__).parents[2] / "examples" / "deck.pdf"
 JOBS = 8

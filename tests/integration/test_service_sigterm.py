@@ -11,9 +11,12 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from fixtures import Fixtures
 from service_process import ServerProcess, running, start
+
+pytestmark = pytest.mark.slow  # seconds of real engines, servers or processes
 
 
 def _status(data_dir: Path, job_id: str) -> str:
