@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sqlite3
 import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -24,6 +23,7 @@ from typing import Any, Literal, get_args
 from pagereader.render.json import document_json
 from pagereader.render.markdown import document_markdown, page_markdown
 from pagereader.render.review import review_markdown
+from pagereader.service.store import open_store
 from pagereader.types import BlockResult, DocumentResult, PageResult, Verdict
 
 ReviewAction = Literal["approve", "edit", "unreadable", "revert"]
@@ -85,14 +85,8 @@ class ReviewStore:
     """The audit trail in one SQLite file; safe to call from any thread."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.row_factory = sqlite3.Row
-        with self._lock:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA busy_timeout=5000")
-            self._db.executescript(_SCHEMA)
+        self._db = open_store(path, _SCHEMA)
 
     def add(
         self,

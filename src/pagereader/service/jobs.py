@@ -16,6 +16,8 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
+from pagereader.service.store import open_store
+
 JobStatus = Literal["queued", "running", "ok", "partial", "failed"]
 JOB_STATUSES: tuple[str, ...] = get_args(JobStatus)
 FINISHED: frozenset[str] = frozenset({"ok", "partial", "failed"})
@@ -77,15 +79,9 @@ class JobStore:
     def __init__(self, path: Path, requeue: bool = True) -> None:
         """Open (or create) the store; ``requeue`` puts jobs a dead process left running back in
         the queue (only the server may, never a tool reading the store beside it)."""
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.row_factory = sqlite3.Row
-        with self._lock:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA busy_timeout=5000")
-            self._db.executescript(_SCHEMA)
+        self._db = open_store(path, _SCHEMA)
         self.requeued = self._requeue_running() if requeue else 0
 
     def _execute(self, sql: str, params: tuple[object, ...] = ()) -> list[sqlite3.Row]:

@@ -12,13 +12,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import sqlite3
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from pagereader.service.auth import COOKIE, CSRF_HEADER, Principal, Role
+from pagereader.service.store import open_store
 
 __all__ = ["COOKIE", "CSRF_FIELD", "CSRF_HEADER", "Session", "SessionStore"]
 CSRF_FIELD = "csrf_token"
@@ -55,12 +55,9 @@ class SessionStore:
     """Sessions in one SQLite file; safe from any thread."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db = open_store(path, _SCHEMA)
         with self._lock:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.executescript(_SCHEMA)
             self._db.execute("DELETE FROM sessions WHERE expires < ?", (time.time(),))
 
     def create(self, principal: Principal) -> tuple[str, Session]:
