@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from pagereader.errors import ConfigError
-from pagereader.types import BlockKind, CheckName
+from pagereader.types import BlockKind, CheckName, Lang, Task
 
 BUILTIN_ENGINES = frozenset({"textlayer", "rapidocr", "tesseract", "grid", "ocr"})
 PAGE_CLASSES = ("digital", "scan", "dense")
@@ -89,8 +89,8 @@ class OpenAIEngineOptions(_Options):
     max_concurrency: int = Field(16, ge=1, le=4096)
     timeout_s: float = Field(60.0, gt=0)
     retries: int = Field(2, ge=0, le=10)
-    max_tokens: Mapping[str, int] = Field(default_factory=dict)
-    prompts: Mapping[str, str] = Field(default_factory=dict)
+    max_tokens: Mapping[Task, int] = Field(default_factory=dict)
+    prompts: Mapping[Task, str] = Field(default_factory=dict)
 
 
 EngineOptions = Annotated[
@@ -213,7 +213,7 @@ class VerifyOptions(_Options):
     agreement_min_ocr: Mapping[BlockKind, float] = Field(
         default_factory=lambda: dict(DEFAULT_AGREEMENT_MIN_OCR)
     )
-    critical_patterns: Mapping[str, tuple[str, ...]] = Field(default_factory=dict)
+    critical_patterns: Mapping[Lang, tuple[str, ...]] = Field(default_factory=dict)
     plausibility_min_confidence: float = Field(0.6, ge=0.0, le=1.0)
     repetition_min_span: int = Field(40, ge=4)
     compression_ratio_max: float = Field(4.5, gt=1.0)

@@ -17,6 +17,7 @@ BlockKind = Literal[
     "title", "text", "table", "figure", "formula", "caption", "header", "footer", "list"
 ]
 Task = Literal["text", "table", "formula", "chart", "figure", "page", "context"]
+Lang = Literal["en", "zh-Hant", "zh-Hans", "ko"]
 Script = Literal["latin", "han", "hangul", "mixed", "unknown"]
 Status = Literal["ok", "partial", "failed"]
 VerdictAction = Literal["accept", "retry", "escalate", "fallback", "review"]

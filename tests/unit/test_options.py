@@ -70,3 +70,26 @@ def test_defaults_run_embedded_engines() -> None:
     options = Options()
     assert options.engines == {}
     assert options.render.dpi == 200
+
+
+def test_typos_in_task_and_language_keys_are_config_errors(tmp_path: Path) -> None:
+    """Keys of per-task and per-language tables are checked like every other key."""
+    from pagereader.settings import resolve_options
+
+    for body, field in (
+        (
+            '[engines.vlm]\nkind = "openai"\nbase_url = "http://x/v1"\nmodel = "m"\n'
+            "max_tokens = { tabel = 2048 }\n",
+            "tabel",
+        ),
+        (
+            '[engines.vlm]\nkind = "openai"\nbase_url = "http://x/v1"\nmodel = "m"\n'
+            'prompts = { figre = "Describe." }\n',
+            "figre",
+        ),
+        ('[verify]\ncritical_patterns = { "zh-TW" = ["第.條"] }\n', "zh-TW"),
+    ):
+        config = tmp_path / "pagereader.toml"
+        config.write_text(body, encoding="utf-8")
+        with pytest.raises(ConfigError, match=field):
+            resolve_options(config)

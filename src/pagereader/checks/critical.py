@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from pagereader.checks.base import Subject
 from pagereader.text import ARTICLE_NUMBERS, HAN_NUMERALS, normalize
-from pagereader.types import Finding
+from pagereader.types import Finding, Lang
 
 NUMBER = r"\d+(?:[.,]\d+)*%?"
 _HAN_NUMERAL = HAN_NUMERALS
@@ -42,7 +42,7 @@ DEFAULT_CRITICAL: dict[str, tuple[str, ...]] = {
 }
 
 
-def critical_patterns(overrides: Mapping[str, Sequence[str]] | None = None) -> tuple[str, ...]:
+def critical_patterns(overrides: Mapping[Lang, Sequence[str]] | None = None) -> tuple[str, ...]:
     """Every language's patterns (``overrides`` replace a language's defaults), numbers last so
     an article number's digits are not counted again as a plain number."""
     merged = {lang: tuple(p) for lang, p in DEFAULT_CRITICAL.items()}

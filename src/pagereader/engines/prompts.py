@@ -11,8 +11,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
+from typing import get_args
 
 from pagereader.options import OpenAIEngineOptions
+from pagereader.types import Task
 
 # the routing tag's format: part of the prompt-set digest, so a new format starts a new cache
 ROUTING_TAG_VERSION = "pagereader-tag-2"
@@ -80,7 +82,7 @@ DEFAULT_MAX_TOKENS: dict[str, int] = {
 }
 
 
-def task_prompt(style: str, task: str, overrides: Mapping[str, str] | None = None) -> str:
+def task_prompt(style: str, task: Task, overrides: Mapping[Task, str] | None = None) -> str:
     """The user prompt for a task: the config's override, else the style's own."""
     if overrides and task in overrides:
         return overrides[task]
@@ -88,7 +90,7 @@ def task_prompt(style: str, task: str, overrides: Mapping[str, str] | None = Non
     return prompts.get(task, prompts["text"])
 
 
-def max_tokens_for(task: str, overrides: Mapping[str, int] | None = None) -> int:
+def max_tokens_for(task: Task, overrides: Mapping[Task, int] | None = None) -> int:
     """The completion budget of a task (the config may set its own per task)."""
     if overrides and task in overrides:
         return overrides[task]
@@ -121,10 +123,10 @@ def prompt_set_digest(engines: Iterable[OpenAIEngineOptions]) -> str:
     """A digest of every prompt and token budget the served engines send, per task: the
     router's cache revision, so a prompt change (in code or in the config) never serves an
     answer given to the old prompt."""
-    tasks = sorted({*PADDLE_TASK_PROMPTS, *QWEN_TASK_PROMPTS, *DEFAULT_MAX_TOKENS})
+    tasks: tuple[Task, ...] = get_args(Task)  # the config's keys are tasks too (validated)
     sets = set()
     for engine in engines:
-        used = sorted({*tasks, *engine.prompts, *engine.max_tokens})
+        used = sorted(tasks)
         sets.add(
             json.dumps(
                 {
