@@ -6,10 +6,7 @@ pipeline. The pipeline knows nothing of Ray; this package calls it as ``parse`` 
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from collections.abc import Iterable
-from pathlib import Path
 
 from pagereader.batch.manifest import Manifest
 from pagereader.batch.progress import BatchStats
@@ -37,22 +34,10 @@ def run_batch(
     there by the next run.
     """
     destination = Destination(out, storage_options)
-    relative = f"{BATCH_DIR}/{MANIFEST_NAME}"
-    workdir: Path | None = None
-    if destination.remote:
-        workdir = Path(tempfile.mkdtemp(prefix="pagereader-batch-"))
-        path = workdir / MANIFEST_NAME
-        earlier = destination.get_bytes(relative)
-        if earlier is not None:
-            path.write_bytes(earlier)
-    else:
-        path = Path(out) / relative
-    manifest = Manifest(path)
-    try:
-        run = BatchRun(out, options, config, manifest, storage_options, on_progress)
-        return run.run(inputs)
-    finally:
-        manifest.close()
-        if workdir is not None:
-            destination.put_bytes(relative, path.read_bytes())
-            shutil.rmtree(workdir, ignore_errors=True)
+    with destination.local_copy(f"{BATCH_DIR}/{MANIFEST_NAME}") as path:
+        manifest = Manifest(path)
+        try:
+            run = BatchRun(out, options, config, manifest, storage_options, on_progress)
+            return run.run(inputs)
+        finally:
+            manifest.close()

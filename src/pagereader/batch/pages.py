@@ -104,23 +104,11 @@ class WorkerPages:
 def merge_rows(destination: Destination, parts: Iterable[list[Row]]) -> int:
     """Merge workers' new rows into OUT's store (downloaded and uploaded again on an object
     store); returns how many rows the store holds."""
-    if destination.remote:
-        folder = Path(tempfile.mkdtemp(prefix="pagereader-pages-"))
-        path = folder / PAGES_NAME
-        earlier = destination.get_bytes(PAGES_RELATIVE)
-        if earlier is not None:
-            path.write_bytes(earlier)
-    else:
-        folder = None
-        path = Path(destination.out) / PAGES_RELATIVE
-    store = PageStore(path)
-    try:
-        for rows in parts:
-            store.insert(rows)
-        count = store.count()
-    finally:
-        store.close()
-    if folder is not None:
-        destination.put_bytes(PAGES_RELATIVE, path.read_bytes())
-        shutil.rmtree(folder, ignore_errors=True)
-    return count
+    with destination.local_copy(PAGES_RELATIVE) as path:
+        store = PageStore(path)
+        try:
+            for rows in parts:
+                store.insert(rows)
+            return store.count()
+        finally:
+            store.close()

@@ -16,6 +16,8 @@ import os
 import shutil
 import tempfile
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -116,3 +118,21 @@ class Destination:
             return fs.cat_file(uri) if fs.exists(uri) else None
         path = Path(self.out) / relative
         return path.read_bytes() if path.is_file() else None
+
+    @contextmanager
+    def local_copy(self, relative: str) -> Iterator[Path]:
+        """A local file for OUT's ``relative`` (a SQLite file): OUT's own on a local OUT; on an
+        object store a downloaded copy, uploaded again when the block ends."""
+        if not self.remote:
+            yield Path(self.out) / relative
+            return
+        folder = Path(tempfile.mkdtemp(prefix="pagereader-batch-"))
+        path = folder / Path(relative).name
+        try:
+            earlier = self.get_bytes(relative)
+            if earlier is not None:
+                path.write_bytes(earlier)
+            yield path
+            self.put_bytes(relative, path.read_bytes())
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
