@@ -176,7 +176,8 @@ def dominant_script(text: str, min_letters: int = 3) -> Script:
 HAN_NUMERALS = "一二三四五六七八九十百千零〇兩"
 ARTICLE_NUMBERS: dict[str, tuple[str, ...]] = {
     "zh-Hant": (rf"第\s*[{HAN_NUMERALS}0-9]+(?:-[0-9]+)?\s*條(?:之[{HAN_NUMERALS}0-9]+)?",),
-    "en": (r"Article\s+\d+[A-Za-z]?", r"Section\s+\d+(?:\.\d+)*"),
+    # \s* not \s+: OCR drops the space now and then ("Article3"), which is the same token
+    "en": (r"\bArticle\s*\d+[A-Za-z]?", r"\bSection\s*\d+(?:\.\d+)*"),
     "ko": (r"제\s*\d+\s*조(?:의\s*\d+)?",),
 }
 """Article numbers by language: critical tokens for the verifier, paragraph starts for layout."""

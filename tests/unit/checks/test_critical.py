@@ -106,3 +106,13 @@ def test_article_numbers_with_a_hyphen_are_one_token() -> None:
     tokens = critical_tokens(text, PATTERNS)
     assert tokens[0] == "第30-1條"
     assert "30" not in tokens and "1" not in tokens
+
+
+def test_an_article_number_without_its_space_is_the_same_token() -> None:
+    """OCR sometimes drops the space ("Article3"): the number is still Article 3, not a plain
+    3 beside a missing article."""
+    answer = "Article3 (Sub-processors). The Processor may engage another processor."
+    reference = "Article 3 (Sub-processors). The Processor may engage another processor."
+    assert compare_critical(answer, reference, critical_patterns()).ok
+    changed = "Article 4 (Sub-processors). The Processor may engage another processor."
+    assert not compare_critical(answer, changed, critical_patterns()).ok
