@@ -26,13 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pagereader.context import RunContext
 from pagereader.engines.rapidocr import detect
 from pagereader.engines.tesseract import tesseract_text
 from pagereader.evaluate.cases import EvalCase, guess_lang
 from pagereader.evaluate.metrics import critical_patterns
 from pagereader.evaluate.runner import score_text
 from pagereader.pipeline import make_context, parse_page
+from pagereader.runtime import Runtime
 from pagereader.sources import open_source
 from pagereader.stages.script import orient
 
@@ -104,7 +104,7 @@ class Row:
     tess: dict[str, Any]
 
 
-async def measure(ctx: RunContext, case: Case) -> Row:
+async def measure(ctx: Runtime, case: Case) -> Row:
     """pagereader and Tesseract on one page."""
     lang = guess_lang(case.reference)
     scoring = EvalCase(

@@ -21,12 +21,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from pagereader.context import RunContext
 from pagereader.engines.base import Engine
 from pagereader.engines.openai_api import OpenAIEngine
 from pagereader.engines.registry import build_engines
 from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.pipeline import aparse
+from pagereader.runtime import Runtime
 from pagereader.types import DocumentResult
 
 DEFAULT_FILES = ("examples/deck.pdf", "examples/scan.png")
@@ -46,7 +46,7 @@ async def _measure(
     try:
         for _ in range(repeat):
             start = time.perf_counter()
-            result = await aparse(path, ctx=RunContext(options=options, engines=dict(engines)))
+            result = await aparse(path, ctx=Runtime(options=options, engines=dict(engines)))
             best = min(best, time.perf_counter() - start)
     finally:
         served = [e for e in engines.values() if isinstance(e, OpenAIEngine)]

@@ -28,8 +28,8 @@ from typing import TypeVar
 from pydantic import ValidationError
 
 from pagereader.cache import build_key
-from pagereader.context import SharedPage
 from pagereader.errors import OutputError
+from pagereader.runtime import SharedPage
 from pagereader.types import PageResult
 
 logger = logging.getLogger(__name__)

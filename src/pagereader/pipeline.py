@@ -16,13 +16,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from pagereader.cache import PageCache, file_digest, options_digest
-from pagereader.context import PageLookup, RunContext, SharedPage
 from pagereader.engines.registry import build_engines
 from pagereader.errors import PagereaderError
 from pagereader.options import Options
 from pagereader.render.json import SCHEMA_VERSION
 from pagereader.render.markdown import document_markdown, page_markdown
 from pagereader.render.writer import DocumentWriter
+from pagereader.runtime import PageLookup, Runtime, SharedPage
 from pagereader.sources import SourceDocument, open_source
 from pagereader.sources.base import RenderedPage
 from pagereader.stages.assemble import page_result, run_assemble
@@ -39,7 +39,7 @@ from pagereader.unicode import clean_model
 logger = logging.getLogger(__name__)
 
 PageCallback = Callable[[PageResult, RenderedPage | None], None]
-Stage = Callable[[RunContext, PageState], Awaitable[PageState]]
+Stage = Callable[[Runtime, PageState], Awaitable[PageState]]
 STAGES: tuple[tuple[str, Stage], ...] = (
     ("classify", run_classify),
     ("layout", run_layout),
@@ -50,10 +50,10 @@ STAGES: tuple[tuple[str, Stage], ...] = (
 )
 
 
-def make_context(options: Options | None = None, **kwargs: object) -> RunContext:
-    """A RunContext with the engines the options name."""
+def make_context(options: Options | None = None, **kwargs: object) -> Runtime:
+    """A Runtime with the engines the options name."""
     options = options or Options()
-    return RunContext(options=options, engines=build_engines(options), **kwargs)  # type: ignore[arg-type]
+    return Runtime(options=options, engines=build_engines(options), **kwargs)  # type: ignore[arg-type]
 
 
 def _internal_error(file: str, page: int | None, stage: str, exc: BaseException) -> ErrorItem:
@@ -146,7 +146,7 @@ async def _offer(
 
 
 async def parse_page(
-    ctx: RunContext,
+    ctx: Runtime,
     source: SourceDocument,
     index: int,
     seen: dict[str, asyncio.Future[PageResult | None]] | None = None,
@@ -203,7 +203,7 @@ async def parse_page(
 
 
 async def _run_stages(
-    ctx: RunContext, rendered: RenderedPage, timer: PageTimer
+    ctx: Runtime, rendered: RenderedPage, timer: PageTimer
 ) -> tuple[PageResult, RenderedPage]:
     """Every stage after rendering, in order; the first failure ends the page."""
     file, index = rendered.file, rendered.index
@@ -264,7 +264,7 @@ def _clean(result: PageResult, file: str) -> PageResult:
     return cleaned.model_copy(update={"warnings": (*cleaned.warnings, note)})
 
 
-async def _raster(ctx: RunContext, source: SourceDocument, index: int) -> RenderedPage | None:
+async def _raster(ctx: Runtime, source: SourceDocument, index: int) -> RenderedPage | None:
     """A cached page's raster, for its overlay; None (logged) if it cannot be rendered."""
     try:
         return await asyncio.to_thread(source.render, index, ctx.options.render.dpi)
@@ -277,7 +277,7 @@ async def aparse(
     path: str | Path,
     options: Options | None = None,
     *,
-    ctx: RunContext | None = None,
+    ctx: Runtime | None = None,
     on_page: PageCallback | None = None,
     cache: PageCache | None = None,
 ) -> DocumentResult:
@@ -379,7 +379,7 @@ def parse(path: str | Path, options: Options | None = None) -> DocumentResult:
 async def aparse_to_folder(
     path: str | Path,
     folder: Path,
-    ctx: RunContext,
+    ctx: Runtime,
     cache: PageCache | None = None,
 ) -> DocumentResult:
     """Parse one document and write its outputs into ``folder``: every finished page gets

@@ -1,4 +1,4 @@
-"""The Engine protocol and the request it answers, low in the layers so that the run context
+"""The Engine protocol and the request it answers, low in the layers so that the runtime
 can name the engines it holds (``Mapping[str, Engine]``).
 
 An engine's facts live on its class: ``name`` (its route name), ``max_concurrency`` (requests

@@ -22,13 +22,13 @@ from typing import Any
 import pytest
 
 from pagereader.checks.critical import critical_patterns, critical_tokens
-from pagereader.context import RunContext
 from pagereader.engines.base import BlockRequest
 from pagereader.engines.registry import build_engines
 from pagereader.engines.textlayer import TextLayerEngine
 from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.pipeline import aparse
 from pagereader.render.review import review_markdown, write_review
+from pagereader.runtime import Runtime
 from pagereader.text import char_consistency, normalize
 from pagereader.types import DocumentResult, Recognition
 
@@ -133,7 +133,7 @@ def _run(path: Path, routes: dict[str, list[str]]) -> tuple[DocumentResult, Fake
     engines: dict[str, Any] = dict(build_engines(Options()))
     fake = FakeVLM(path.name, engines)
     engines["vlm"] = fake
-    ctx = RunContext(options=options, engines=engines)
+    ctx = Runtime(options=options, engines=engines)
     return asyncio.run(aparse(path, ctx=ctx)), fake
 
 
@@ -248,8 +248,6 @@ def test_verifier_off_changes_nothing(fixtures: Any) -> None:
     )
     engines: dict[str, Any] = dict(build_engines(Options()))
     engines["vlm"] = FakeVLM(fixtures.legal_pdf.name, engines)
-    result = asyncio.run(
-        aparse(fixtures.legal_pdf, ctx=RunContext(options=options, engines=engines))
-    )
+    result = asyncio.run(aparse(fixtures.legal_pdf, ctx=Runtime(options=options, engines=engines)))
     assert {b.verdict.action for p in result.pages for b in p.blocks} == {"accept"}
     assert any("住戶應預約" in b.text for p in result.pages for b in p.blocks)

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Literal
 
 from pagereader.batch.storage import BATCH_DIR, Destination
-from pagereader.context import SharedPage
 from pagereader.errors import OutputError
 from pagereader.page_store import PageStore, Row
+from pagereader.runtime import SharedPage
 from pagereader.types import PageResult
 
 logger = logging.getLogger(__name__)

@@ -21,12 +21,12 @@ from pagereader.batch.inputs import InputItem
 from pagereader.batch.manifest import Outcome
 from pagereader.batch.pages import LabelledPages, Mode, WorkerPages
 from pagereader.batch.storage import Destination
-from pagereader.context import RunContext
 from pagereader.errors import InputError, PagereaderError
 from pagereader.options import Options
 from pagereader.page_store import Row
 from pagereader.pipeline import aparse, aparse_to_folder, document_result, make_context
 from pagereader.render.writer import DocumentWriter
+from pagereader.runtime import Runtime
 from pagereader.sources import open_source
 from pagereader.sources.base import RenderedPage
 from pagereader.types import DocumentResult, ErrorItem, PageResult
@@ -102,8 +102,8 @@ class DocumentWorker:
         self.pages = WorkerPages.open(pages, destination)
         self._loop = asyncio.new_event_loop()
 
-    def _context(self, item: InputItem, options: Options | None = None) -> RunContext:
-        """The run context for one document: its pages are named by its input in the store."""
+    def _context(self, item: InputItem, options: Options | None = None) -> Runtime:
+        """The runtime for one document: its pages are named by its input in the store."""
         lookup = None
         if self.pages is not None:
             label = item.uri if item.is_remote else str(Path(item.uri))

@@ -23,13 +23,13 @@ from rich.table import Table
 
 from pagereader.cache import PageCache
 from pagereader.cli.pages import parse_page_spec
-from pagereader.context import RunContext
 from pagereader.errors import PagereaderError
 from pagereader.options import OptionPath, Options
 from pagereader.page_store import MemoryPages
 from pagereader.pipeline import aparse_to_folder, make_context
 from pagereader.render.json import SCHEMA_VERSION
 from pagereader.render.names import output_names
+from pagereader.runtime import Runtime
 from pagereader.settings import resolve_options
 from pagereader.sources import SUPPORTED_SUFFIXES
 from pagereader.types import DocumentResult, ErrorItem
@@ -104,7 +104,7 @@ def flagged_blocks(result: DocumentResult) -> int:
 
 
 async def _parse_one(
-    path: Path, folder: Path, ctx: RunContext, cache: PageCache | None
+    path: Path, folder: Path, ctx: Runtime, cache: PageCache | None
 ) -> DocumentResult:
     """One document into its folder; whatever goes wrong stays with this document."""
     try:

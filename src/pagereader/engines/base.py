@@ -1,7 +1,7 @@
 """Engine helpers: the protocol's home re-exported, the embedded engines' shared facts, and the
 crop of a block on the page raster.
 
-The protocol itself is in protocols.py, below the run context in the layers.
+The protocol itself is in protocols.py, below the runtime in the layers.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The service's workers: claim queued jobs, parse them, record the outcome, cancel on request.
 
-Workers are asyncio tasks of the server's own loop; they share one RunContext, so models load
+Workers are asyncio tasks of the server's own loop; they share one Runtime, so models load
 once, and at most ``workers`` documents are parsed at a time. Each job runs in its own task so
 that DELETE can cancel it; a job interrupted by a stop (or a crash) stays ``running`` in the
 store and is queued again at the next start.
@@ -14,10 +14,10 @@ import shutil
 from pathlib import Path
 
 from pagereader.cache import PageCache
-from pagereader.context import ProgressEvent
 from pagereader.errors import InputError, PagereaderError, PasswordRequiredError
 from pagereader.options import Options
 from pagereader.pipeline import aparse_to_folder, make_context
+from pagereader.runtime import ProgressEvent
 from pagereader.service.corrections import ReviewStore, load_original, regenerate
 from pagereader.service.jobs import FINISHED, Job, JobStore
 from pagereader.service.limits import ServiceLimits
@@ -40,7 +40,7 @@ class TooManyPagesError(InputError):
 
 
 class Service:
-    """The store, the cache, the shared run context and the workers of one app."""
+    """The store, the cache, the shared runtime and the workers of one app."""
 
     def __init__(self, data_dir: Path, options: Options, workers: int, limits: ServiceLimits):
         self.data_dir = data_dir

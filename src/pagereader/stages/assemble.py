@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from pagereader.context import RunContext
 from pagereader.render.markdown import page_markdown
+from pagereader.runtime import Runtime
 from pagereader.stages.state import PageState
 from pagereader.types import PageResult, StageTimes
 
 
-async def run_assemble(ctx: RunContext, state: PageState) -> PageState:
+async def run_assemble(ctx: Runtime, state: PageState) -> PageState:
     """Order the results and write the page's Markdown."""
     state.results = sorted(state.results, key=lambda r: r.block.order)
     state.markdown = page_markdown(

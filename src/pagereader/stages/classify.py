@@ -18,10 +18,10 @@ from concurrent.futures import ThreadPoolExecutor
 import cv2
 import numpy as np
 
-from pagereader.context import RunContext
 from pagereader.engines.auto import embedded_engine_for
 from pagereader.layout.table_grid import find_ruled_tables
 from pagereader.options import ClassifyOptions
+from pagereader.runtime import Runtime
 from pagereader.sources.base import RenderedPage
 from pagereader.stages.routes import resolve_route
 from pagereader.stages.script import SCRIPT_OF_LANG, upright_and_script
@@ -235,12 +235,12 @@ def _small_share(
     return 0.0
 
 
-def _route_head(ctx: RunContext, page_class: str) -> str:
+def _route_head(ctx: Runtime, page_class: str) -> str:
     chain = resolve_route(ctx.options.routes, page_class, "text")
     return chain[0] if chain else ""
 
 
-def _script(ctx: RunContext, state: PageState, trusted: bool) -> tuple[Script, str]:
+def _script(ctx: Runtime, state: PageState, trusted: bool) -> tuple[Script, str]:
     if ctx.options.lang:
         return SCRIPT_OF_LANG[ctx.options.lang], f"--lang {ctx.options.lang}"
     if trusted:
@@ -251,7 +251,7 @@ def _script(ctx: RunContext, state: PageState, trusted: bool) -> tuple[Script, s
     return upright.script, upright.reason
 
 
-def _classify(ctx: RunContext, state: PageState) -> PageState:
+def _classify(ctx: Runtime, state: PageState) -> PageState:
     before = state.rendered
     options = ctx.options.classify
     trusted, _ = text_layer_trusted(text_layer_probe(before), before.invisible_text_share, options)
@@ -280,6 +280,6 @@ def _classify(ctx: RunContext, state: PageState) -> PageState:
     return state
 
 
-async def run_classify(ctx: RunContext, state: PageState) -> PageState:
+async def run_classify(ctx: Runtime, state: PageState) -> PageState:
     """Decide the page's class, pixel budget, script and text engine."""
     return await asyncio.to_thread(_classify, ctx, state)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import re
 
-from pagereader.context import RunContext
 from pagereader.engines.base import BlockRequest
 from pagereader.errors import PagereaderError
+from pagereader.runtime import Runtime
 from pagereader.stages.state import PageState
 from pagereader.types import Block, PageContext
 
@@ -56,7 +56,7 @@ def page_request(state: PageState, max_pixels: int) -> BlockRequest:
     )
 
 
-async def run_context(ctx: RunContext, state: PageState) -> PageState:
+async def run_context(ctx: Runtime, state: PageState) -> PageState:
     """Ask the context engine about the page, when one is configured."""
     name = ctx.options.context.engine
     if name is None or state.decision is None:

@@ -12,7 +12,6 @@ import asyncio
 import math
 from concurrent.futures import ThreadPoolExecutor
 
-from pagereader.context import RunContext
 from pagereader.layout.detector import detect_regions
 from pagereader.layout.labels import attach_labels
 from pagereader.layout.paragraphs import group_lines
@@ -21,6 +20,7 @@ from pagereader.layout.regions import merge_layout_regions
 from pagereader.layout.table_detect import find_word_tables
 from pagereader.layout.table_words import WORDS_SOURCE
 from pagereader.options import RapidOCREngineOptions
+from pagereader.runtime import Runtime
 from pagereader.stages.page_ocr import drop_noise, read_page_lines
 from pagereader.stages.state import PageState
 from pagereader.types import BBox, Block, BlockKind, TextLine
@@ -123,7 +123,7 @@ def detection_options(state: PageState) -> RapidOCREngineOptions:
     )
 
 
-def scan_blocks(state: PageState, ctx: RunContext) -> list[Block]:
+def scan_blocks(state: PageState, ctx: Runtime) -> list[Block]:
     """OCR lines and layout-model regions, reconciled; ruled tables from the raster.
 
     The page's lines are read once here (page_ocr.py: PP-OCR over the decision layer's own
@@ -163,13 +163,13 @@ def furniture_rows(blocks: list[Block]) -> list[Block]:
     return out
 
 
-def _layout(state: PageState, ctx: RunContext) -> list[Block]:
+def _layout(state: PageState, ctx: Runtime) -> list[Block]:
     page = state.rendered
     blocks = digital_blocks(state) if state.trusted_text else scan_blocks(state, ctx)
     return order_blocks(furniture_rows(blocks), page.width, page.height)
 
 
-async def run_layout(ctx: RunContext, state: PageState) -> PageState:
+async def run_layout(ctx: Runtime, state: PageState) -> PageState:
     """Fill ``state.blocks`` in reading order."""
     state.blocks = await asyncio.to_thread(_layout, state, ctx)
     return state

@@ -22,9 +22,9 @@ from collections.abc import Sequence
 import numpy as np
 from PIL import Image
 
-from pagereader.context import RunContext
 from pagereader.engines.base import BlockRequest, crop_box
 from pagereader.errors import PagereaderError
+from pagereader.runtime import Runtime
 from pagereader.stages.routes import resolve_route, task_for
 from pagereader.stages.state import PageState
 from pagereader.types import (
@@ -109,14 +109,14 @@ def build_request(state: PageState, block: Block) -> BlockRequest:
     )
 
 
-async def call_engine(ctx: RunContext, name: str, request: BlockRequest) -> Recognition:
+async def call_engine(ctx: Runtime, name: str, request: BlockRequest) -> Recognition:
     """One request to a named engine, within that engine's concurrency bound."""
     engine = ctx.engines[name]
     async with ctx.semaphore(name, engine.max_concurrency):
         return await engine.recognize(request)
 
 
-def _grace_s(ctx: RunContext, chain: list[str]) -> float:
+def _grace_s(ctx: Runtime, chain: list[str]) -> float:
     """One timeout: the largest per-request timeout among the chain's engines."""
     timeouts = [getattr(ctx.options.engines.get(name), "timeout_s", None) for name in chain]
     return max((float(t) for t in timeouts if t), default=_DEFAULT_GRACE_S)
@@ -129,7 +129,7 @@ def _failed(name: str, start: float, error: str) -> Attempt:
 
 
 async def recognize_block(
-    ctx: RunContext,
+    ctx: Runtime,
     state: PageState,
     block: Block,
     chain: list[str],
@@ -220,7 +220,7 @@ async def recognize_block(
     return BlockResult(block=block, attempts=tuple(attempts)), error
 
 
-async def run_recognize(ctx: RunContext, state: PageState) -> PageState:
+async def run_recognize(ctx: Runtime, state: PageState) -> PageState:
     """Recognize all blocks of the page concurrently."""
     assert state.decision is not None
     page_class = state.decision.page_class

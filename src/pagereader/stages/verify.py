@@ -19,10 +19,10 @@ import time
 from pagereader.checks import Possible, Subject, decide, run_checks
 from pagereader.checks.base import ReferenceSource
 from pagereader.checks.plausibility import page_findings
-from pagereader.context import RunContext
 from pagereader.engines.textlayer import TextLayerEngine
 from pagereader.errors import PagereaderError
 from pagereader.options import Options
+from pagereader.runtime import Runtime
 from pagereader.stages.recognize import build_request, call_engine, recognize_block
 from pagereader.stages.routes import resolve_route
 from pagereader.stages.state import PageState
@@ -40,14 +40,14 @@ logger = logging.getLogger(__name__)
 _UNREFERENCED_KINDS = frozenset({"figure", "formula"})
 
 
-def _own_signals(ctx: RunContext) -> set[str]:
+def _own_signals(ctx: Runtime) -> set[str]:
     """Engines whose answers are the page's own signals (the text layer, the grid built from
     it, the embedded OCR) or the configured reference itself."""
     names = {name for name, engine in ctx.engines.items() if engine.embedded}
     return names | {ctx.options.verify.reference_engine}
 
 
-def _pixel_blind(ctx: RunContext, name: str) -> bool:
+def _pixel_blind(ctx: Runtime, name: str) -> bool:
     """Whether more pixels cannot change this engine's answer (its class says so, or the
     options name it)."""
     engine = ctx.engines.get(name)
@@ -82,7 +82,7 @@ def basic_verdict(result: BlockResult) -> Verdict:
 
 
 async def find_reference(
-    ctx: RunContext, state: PageState, result: BlockResult, engine_name: str
+    ctx: Runtime, state: PageState, result: BlockResult, engine_name: str
 ) -> Reference:
     """The text layer in the block (digital pages) or the embedded OCR of it (scans).
 
@@ -152,7 +152,7 @@ class _Walk:
     max_pixels: int = 0
 
 
-def _possible(ctx: RunContext, walk: _Walk, reference: Reference) -> Possible:
+def _possible(ctx: Runtime, walk: _Walk, reference: Reference) -> Possible:
     options = ctx.options.verify
     name = walk.chain[walk.position] if walk.position < len(walk.chain) else walk.result.engine
     raised = min(options.retry_max_pixels, int(walk.max_pixels * options.retry_pixel_factor))
@@ -176,7 +176,7 @@ def _possible(ctx: RunContext, walk: _Walk, reference: Reference) -> Possible:
     )
 
 
-async def _retry(ctx: RunContext, state: PageState, walk: _Walk) -> str:
+async def _retry(ctx: Runtime, state: PageState, walk: _Walk) -> str:
     options = ctx.options.verify
     name = walk.chain[walk.position]
     walk.max_pixels = min(
@@ -221,7 +221,7 @@ async def _retry(ctx: RunContext, state: PageState, walk: _Walk) -> str:
     return f"retried {name} at {walk.max_pixels:,} pixels"
 
 
-async def _escalate(ctx: RunContext, state: PageState, walk: _Walk) -> str:
+async def _escalate(ctx: Runtime, state: PageState, walk: _Walk) -> str:
     rest = walk.chain[walk.position + 1 :]
     fresh, error = await recognize_block(ctx, state, walk.result.block, rest)
     attempts = (*walk.result.attempts, *fresh.attempts)
@@ -254,7 +254,7 @@ def _fallback(walk: _Walk, reference: Reference) -> str:
 
 
 async def verify_block(
-    ctx: RunContext, state: PageState, result: BlockResult, chain: list[str]
+    ctx: Runtime, state: PageState, result: BlockResult, chain: list[str]
 ) -> BlockResult:
     """Check one answer and apply remedies until it is clean or flagged for review."""
     options = ctx.options.verify
@@ -313,7 +313,7 @@ async def verify_block(
     )
 
 
-async def run_verify(ctx: RunContext, state: PageState) -> PageState:
+async def run_verify(ctx: Runtime, state: PageState) -> PageState:
     """Verify every block of the page concurrently."""
     assert state.decision is not None
     page_class = state.decision.page_class

@@ -1,4 +1,4 @@
-"""RunContext: what a run shares across documents and pages. Passed, never global."""
+"""Runtime: what a run shares across documents and pages. Passed, never global."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def _ignore(_: ProgressEvent) -> None:
 
 
 @dataclass
-class RunContext:
+class Runtime:
     """Options, engines, semaphores and the progress sink of one run.
 
     ``engines`` maps route names to engine objects (see engines/registry.py); the pipeline
