@@ -9,7 +9,6 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-import pypdfium2 as pdfium
 import pytest
 import ray
 from typer.testing import CliRunner
@@ -24,7 +23,8 @@ from pagereader.cli.app import app
 from pagereader.options import Options, override
 from pagereader.pipeline import parse
 
-DECK = Path(__file__).resolve().parents[2] / "examples" / "deck.pdf"
+from fixtures import deck_of_pages
+
 RUNNER = CliRunner()
 
 
@@ -33,18 +33,6 @@ def local_ray() -> Iterator[None]:
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()
-
-
-def _deck(dest: Path, pages: list[int]) -> Path:
-    """A deck made of pages (0-based) of the example deck."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    source = pdfium.PdfDocument(str(DECK))
-    deck = pdfium.PdfDocument.new()
-    deck.import_pages(source, pages)
-    deck.save(str(dest))
-    deck.close()
-    source.close()
-    return dest
 
 
 def _marks(out: Path, name: str) -> list[tuple[int | None, str | None]]:
@@ -56,8 +44,8 @@ def test_batch_reuses_a_shared_slide_across_documents_and_runs(
     local_ray: None, tmp_path: Path
 ) -> None:
     inputs = tmp_path / "in"
-    first = _deck(inputs / "a.pdf", [0, 1])
-    second = _deck(inputs / "b.pdf", [2, 1])
+    first = deck_of_pages(inputs / "a.pdf", [0, 1])
+    second = deck_of_pages(inputs / "b.pdf", [2, 1])
     out = tmp_path / "out"
     # one worker reads the documents in input order, so ``a`` is read before ``b``
     result = RUNNER.invoke(app, ["batch", str(inputs), "-o", str(out), "--workers", "1"])
@@ -72,14 +60,14 @@ def test_batch_reuses_a_shared_slide_across_documents_and_runs(
     assert summary["reused_pages"] == 1
     assert (out / PAGES_RELATIVE).is_file()
 
-    third = _deck(inputs / "c.pdf", [3, 1, 2])
+    third = deck_of_pages(inputs / "c.pdf", [3, 1, 2])
     stats = run_batch([str(inputs)], str(out), Options(), BatchConfig(workers=1))
     assert (stats.documents, stats.skipped, stats.reused) == (1, 2, 2)
     assert _marks(out, "c") == [(None, None), (2, str(first)), (1, str(second))]
 
     coarse = override(Options(), {("render", "dpi"): 150}, "test")
     other = tmp_path / "other"
-    _deck(other / "d.pdf", [1])
+    deck_of_pages(other / "d.pdf", [1])
     stats = run_batch([str(other)], str(out), coarse, BatchConfig(workers=1))
     assert (stats.documents, stats.reused) == (1, 0)
     assert _marks(out, "d") == [(None, None)]
@@ -92,8 +80,8 @@ def test_batch_reuses_a_shared_slide_across_documents_and_runs(
 def test_private_worker_stores_are_merged_for_the_next_run(tmp_path: Path) -> None:
     """The private mode without Ray: each worker reads a copy of OUT's store and hands back
     its new rows; the merge makes them visible to the next run's workers."""
-    first = _deck(tmp_path / "in" / "a.pdf", [0, 1])
-    second = _deck(tmp_path / "in" / "b.pdf", [1, 2])
+    first = deck_of_pages(tmp_path / "in" / "a.pdf", [0, 1])
+    second = deck_of_pages(tmp_path / "in" / "b.pdf", [1, 2])
     destination = Destination(str(tmp_path / "out"))
     options_json = Options().model_dump_json()
 

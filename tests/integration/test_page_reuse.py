@@ -7,7 +7,6 @@ import asyncio
 import json
 from pathlib import Path
 
-import pypdfium2 as pdfium
 from reportlab.pdfgen.canvas import Canvas
 from typer.testing import CliRunner
 
@@ -18,18 +17,7 @@ from pagereader.pipeline import aparse, aparse_to_folder, make_context, parse, r
 from pagereader.sources import open_source
 from pagereader.types import DocumentResult
 
-DECK = Path(__file__).resolve().parents[2] / "examples" / "deck.pdf"
-
-
-def _deck(dest: Path, pages: list[int]) -> Path:
-    """A deck made of pages (0-based) of the example deck."""
-    source = pdfium.PdfDocument(str(DECK))
-    deck = pdfium.PdfDocument.new()
-    deck.import_pages(source, pages)
-    deck.save(str(dest))
-    deck.close()
-    source.close()
-    return dest
+from fixtures import deck_of_pages
 
 
 def _texts(result: DocumentResult, page: int) -> list[str]:
@@ -37,8 +25,8 @@ def _texts(result: DocumentResult, page: int) -> list[str]:
 
 
 def test_a_shared_slide_is_read_once_across_decks(tmp_path: Path) -> None:
-    first = _deck(tmp_path / "first.pdf", [0, 1])
-    second = _deck(tmp_path / "second.pdf", [2, 1, 3])
+    first = deck_of_pages(tmp_path / "first.pdf", [0, 1])
+    second = deck_of_pages(tmp_path / "second.pdf", [2, 1, 3])
     store = PageStore(tmp_path / "pages.sqlite")
     ctx = make_context()
     ctx.pages = store
@@ -70,8 +58,8 @@ def test_a_shared_slide_is_read_once_across_decks(tmp_path: Path) -> None:
 
 
 def test_other_options_or_the_same_page_are_misses(tmp_path: Path) -> None:
-    first = _deck(tmp_path / "first.pdf", [0, 1])
-    second = _deck(tmp_path / "second.pdf", [1])
+    first = deck_of_pages(tmp_path / "first.pdf", [0, 1])
+    second = deck_of_pages(tmp_path / "second.pdf", [1])
     store = PageStore(tmp_path / "pages.sqlite")
     ctx = make_context()
     ctx.pages = store
@@ -138,8 +126,8 @@ def test_identical_pixels_with_other_hidden_text_are_not_reused(tmp_path: Path) 
 def test_parse_reuses_pages_across_the_documents_of_one_call(tmp_path: Path) -> None:
     inputs = tmp_path / "in"
     inputs.mkdir()
-    first = _deck(inputs / "a.pdf", [0, 1])
-    _deck(inputs / "b.pdf", [1, 2])
+    first = deck_of_pages(inputs / "a.pdf", [0, 1])
+    deck_of_pages(inputs / "b.pdf", [1, 2])
     out = tmp_path / "out"
     result = CliRunner().invoke(app, ["parse", str(inputs), "-o", str(out), "--jobs", "1"])
     assert result.exit_code == 0, result.output
@@ -155,7 +143,7 @@ def test_parse_reuses_pages_across_the_documents_of_one_call(tmp_path: Path) -> 
 
 
 def test_a_store_that_fails_only_costs_the_reuse(tmp_path: Path) -> None:
-    second = _deck(tmp_path / "second.pdf", [1])
+    second = deck_of_pages(tmp_path / "second.pdf", [1])
     store = PageStore(tmp_path / "pages.sqlite")
     store.close()  # every lookup and write now fails inside SQLite
     ctx = make_context()
