@@ -14,6 +14,7 @@ import json
 import logging
 import sqlite3
 import threading
+from collections.abc import Callable
 from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -65,6 +66,28 @@ def build_key() -> str:
     return f"{package}+{hashlib.sha256(schema.encode()).hexdigest()[:16]}"
 
 
+def connect_or_set_aside(
+    path: Path, connect: Callable[[], sqlite3.Connection], what: str
+) -> sqlite3.Connection:
+    """``connect()`` to the SQLite file at ``path``; a file that is not a database (a crash
+    mid-copy, a stray file of that name) is moved to ``*.broken`` and a new one is made, so a
+    cache never stops a run. A locked or unreadable file still raises."""
+    db: sqlite3.Connection | None = None
+    try:
+        db = connect()
+        db.execute("PRAGMA schema_version").fetchone()
+        return db
+    except sqlite3.DatabaseError as exc:
+        if db is not None:
+            db.close()
+        if isinstance(exc, sqlite3.OperationalError):
+            raise
+        broken = path.with_name(path.name + ".broken")
+        logger.warning("%s is not a usable %s (%s); moved to %s", path, what, exc, broken)
+        path.replace(broken)
+        return connect()
+
+
 class PageCache:
     """Finished pages in one SQLite file, safe to share between threads of one process."""
 
@@ -79,18 +102,12 @@ class PageCache:
             raise OutputError(f"cannot write the page cache: {exc}", file=path) from None
 
     def _open(self) -> sqlite3.Connection:
-        db = sqlite3.connect(str(self.path), check_same_thread=False)
-        try:
-            columns = {row[1] for row in db.execute("PRAGMA table_info(pages)")}
-        except sqlite3.DatabaseError as exc:
-            if isinstance(exc, sqlite3.OperationalError):
-                raise
-            db.close()
-            broken = self.path.with_name(self.path.name + ".broken")
-            logger.warning("%s is not a usable cache (%s); moved to %s", self.path, exc, broken)
-            self.path.replace(broken)
-            db = sqlite3.connect(str(self.path), check_same_thread=False)
-            columns = set()
+        db = connect_or_set_aside(
+            self.path,
+            lambda: sqlite3.connect(str(self.path), check_same_thread=False),
+            "page cache",
+        )
+        columns = {row[1] for row in db.execute("PRAGMA table_info(pages)")}
         with db:
             if columns and "build" not in columns:
                 db.execute("DROP TABLE pages")  # written before builds were keyed

@@ -27,7 +27,7 @@ from typing import TypeVar
 
 from pydantic import ValidationError
 
-from pagereader.cache import build_key
+from pagereader.cache import build_key, connect_or_set_aside
 from pagereader.errors import OutputError
 from pagereader.runtime import SharedPage
 from pagereader.types import PageResult
@@ -86,15 +86,7 @@ class PageStore:
         return db
 
     def _open(self) -> sqlite3.Connection:
-        try:
-            db = self._connect()
-        except sqlite3.DatabaseError as exc:
-            if isinstance(exc, sqlite3.OperationalError):
-                raise
-            broken = self.path.with_name(self.path.name + ".broken")
-            logger.warning("%s is not a page store (%s); moved to %s", self.path, exc, broken)
-            self.path.replace(broken)
-            db = self._connect()
+        db = connect_or_set_aside(self.path, self._connect, "page store")
         with db:
             db.execute(_SCHEMA)
         return db
