@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import re
 import statistics
 import time
@@ -37,7 +38,7 @@ from pagereader.sources import open_source
 from pagereader.stages.script import orient
 
 ROOT = Path(__file__).resolve().parents[1]
-EVAL = ROOT.parent / "shared" / "eval"
+EVAL = Path(os.environ.get("PAGEREADER_SHARED") or ROOT.parent / "shared") / "eval"
 TESS_LANG = {"zh-Hant": "chi_tra", "ko": "kor", "en": "eng"}
 _REF = re.compile(r"^(?P<stem>.+)\.p(?P<page>\d+)\.ref\.txt$")
 

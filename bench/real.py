@@ -41,7 +41,7 @@ Row = tuple[float | None, bool, float | None, float]
 """One page's consistency, critical tokens identical, seconds in-process and wall."""
 
 ROOT = Path(__file__).resolve().parents[1]
-EVAL = ROOT.parent / "shared" / "eval"
+EVAL = Path(os.environ.get("PAGEREADER_SHARED") or ROOT.parent / "shared") / "eval"
 SETS = ("real_legal", "docling_testdata", "tesseract_test", "cjk_extras", "olmocr_bench_sample")
 ENGINES = ("pagereader", "tesseract", "rapidocr", "ocrmypdf")
 TESSERACT_LANG = {"zh-Hant": "chi_tra", "ko": "kor", "en": "eng"}

@@ -7,7 +7,6 @@ scanned page at 0/90/180/270 degrees). Missing data fails the test: it is the ev
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -16,7 +15,9 @@ from pagereader.pipeline import parse
 from pagereader.sources import open_source
 from pagereader.stages.script import upright_and_script
 
-EVAL = Path(__file__).resolve().parents[2].parent / "shared" / "eval"
+from shared_data import shared_root
+
+EVAL = shared_root() / "eval"
 LEGAL = EVAL / "real_legal"
 DOCLING_OCR = EVAL / "docling_testdata" / "ocr"
 SCRIPTS = {"N0030001": "han", "B0000001": "han", "constitution_1987": "hangul"}

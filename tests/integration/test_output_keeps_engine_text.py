@@ -16,7 +16,9 @@ from rapidocr import RapidOCR
 from pagereader.pipeline import make_context, parse_page
 from pagereader.sources import open_source
 
-LEGAL = Path(__file__).resolve().parents[3] / "shared" / "eval" / "real_legal"
+from shared_data import shared_root
+
+LEGAL = shared_root() / "eval" / "real_legal"
 # Simplified (or Japanese) forms of characters these statutes print in their traditional form.
 OTHER_FORMS = set("条规为爲内説说关于与应会机务权国时动处减须实现总项则经发这门问变从仅绝")
 

@@ -17,6 +17,7 @@ import io
 import json
 import logging
 import math
+import statistics
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -105,7 +106,9 @@ def request_body(
 
 async def _one(
     client: httpx.AsyncClient, engine: OpenAIEngineOptions, body: dict[str, Any]
-) -> tuple[int, int]:
+) -> tuple[int, int, float]:
+    """Prompt tokens, completion tokens and seconds of one request."""
+    start = time.perf_counter()
     try:
         response = await client.post(
             engine.base_url.rstrip("/") + "/chat/completions",
@@ -123,20 +126,20 @@ async def _one(
     usage = response.json().get("usage") or {}
     if "prompt_tokens" not in usage or "completion_tokens" not in usage:
         raise CalibrationError(f"{engine.base_url} reports no token usage; cannot fit")
-    return int(usage["prompt_tokens"]), int(usage["completion_tokens"])
+    return int(usage["prompt_tokens"]), int(usage["completion_tokens"]), time.perf_counter() - start
 
 
 async def _round(
     client: httpx.AsyncClient, engine: OpenAIEngineOptions, bodies: list[dict[str, Any]]
 ) -> tuple[float, float, float]:
-    """Send the bodies at once; mean prompt and completion tokens, and the round's wall."""
-    start = time.perf_counter()
+    """Send the bodies at once; mean prompt and completion tokens, and the median request's
+    seconds (not the round's wall, which is its slowest request: one straggler delayed by the
+    client's own scheduling would bias the batch step it measures)."""
     done = await asyncio.gather(*(_one(client, engine, b) for b in bodies))
-    wall = time.perf_counter() - start
     return (
-        sum(p for p, _ in done) / len(done),
-        sum(c for _, c in done) / len(done),
-        wall,
+        sum(p for p, _, _ in done) / len(done),
+        sum(c for _, c, _ in done) / len(done),
+        statistics.median(seconds for _, _, seconds in done),
     )
 
 
@@ -157,12 +160,12 @@ async def probe(
         for n in range(single):
             pixels, tokens = combos[n % len(combos)]
             body = request_body(engine, url, pixels, tokens)
-            p, c, wall = await _round(client, engine, [body])
-            samples.append(Sample(1, pixels, tokens, p, c, wall))
+            p, c, seconds = await _round(client, engine, [body])
+            samples.append(Sample(1, pixels, tokens, p, c, seconds))
         for tokens in OUTPUT_TOKENS:
             body = request_body(engine, url, budgets[0], tokens)
-            p, c, wall = await _round(client, engine, [body] * BATCH)
-            samples.append(Sample(BATCH, budgets[0], tokens, p, c, wall))
+            p, c, seconds = await _round(client, engine, [body] * BATCH)
+            samples.append(Sample(BATCH, budgets[0], tokens, p, c, seconds))
     return samples
 
 
