@@ -75,8 +75,9 @@ def normalize(
 
     Whitespace carries no meaning between CJK characters and differs between engines, so
     character comparisons drop it; ``keep_spaces`` collapses it to single spaces instead (for
-    word-level metrics and critical tokens). Variant forms print the same word, so by default
-    the choice of form is never an error.
+    word-level metrics and critical tokens), except between two Han or kana characters, where a
+    line break is only where the print wrapped (第三 / 十六條 is one article number). Variant forms
+    print the same word, so by default the choice of form is never an error.
     """
     if markdown:
         text = strip_markdown(text)
@@ -84,7 +85,7 @@ def normalize(
     if fold_variants:
         text = text.translate(_VARIANT_TABLE)
     if keep_spaces:
-        return _WS.sub(" ", text).strip()
+        return _WS.sub(" ", _CJK_GAP.sub("", text)).strip()
     return _WS.sub("", text)
 
 
@@ -109,6 +110,13 @@ CJK_PUNCTUATION_RANGES: tuple[tuple[int, int], ...] = (
     (0x3000, 0x303F),  # CJK symbols and punctuation
     (0xFF00, 0xFF60),  # full-width forms
 )
+
+
+_CJK_CLASS = "".join(
+    f"{chr(low)}-{chr(high)}"
+    for low, high in (*HAN_RANGES, *KANA_RANGES, *CJK_PUNCTUATION_RANGES)
+)
+_CJK_GAP = re.compile(rf"(?<=[{_CJK_CLASS}])\s+(?=[{_CJK_CLASS}])")
 
 
 def _in(code: int, ranges: tuple[tuple[int, int], ...]) -> bool:

@@ -18,6 +18,9 @@ def test_normalize_for_comparison_only() -> None:
     assert normalize("**a**", markdown=False) == "**a**"
     assert normalize("爲", fold_variants=False) == "爲"
     assert normalize(" a \n b ", keep_spaces=True) == "a b"
+    # a line break inside a Han word is where the print wrapped; Hangul keeps its spaces
+    assert normalize("於第三\n十六條 所定 第 12 條", keep_spaces=True) == "於第三十六條所定第 12 條"
+    assert normalize("𠀀\n𠀁 제 3 조\n한다", keep_spaces=True) == "𠀀𠀁 제 3 조 한다"
 
 
 def test_character_classes() -> None:

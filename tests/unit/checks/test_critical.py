@@ -116,3 +116,12 @@ def test_an_article_number_without_its_space_is_the_same_token() -> None:
     assert compare_critical(answer, reference, critical_patterns()).ok
     changed = "Article 4 (Sub-processors). The Processor may engage another processor."
     assert not compare_critical(answer, changed, critical_patterns()).ok
+
+
+def test_an_article_number_wrapped_across_lines_is_one_token() -> None:
+    """Print wraps Chinese anywhere, even inside 第三十六條: the reference's line break and the
+    output's joined line read the same article."""
+    reference = "使勞工於第三\n十六條所定休息日工作"
+    answer = "使勞工於第三十六條所定休息日工作"
+    assert critical_tokens(reference, PATTERNS) == critical_tokens(answer, PATTERNS)
+    assert "第三十六條" in critical_tokens(reference, PATTERNS)
