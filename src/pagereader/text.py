@@ -113,8 +113,7 @@ CJK_PUNCTUATION_RANGES: tuple[tuple[int, int], ...] = (
 
 
 _CJK_CLASS = "".join(
-    f"{chr(low)}-{chr(high)}"
-    for low, high in (*HAN_RANGES, *KANA_RANGES, *CJK_PUNCTUATION_RANGES)
+    f"{chr(low)}-{chr(high)}" for low, high in (*HAN_RANGES, *KANA_RANGES, *CJK_PUNCTUATION_RANGES)
 )
 _CJK_GAP = re.compile(rf"(?<=[{_CJK_CLASS}])\s+(?=[{_CJK_CLASS}])")
 
