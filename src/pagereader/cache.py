@@ -49,8 +49,11 @@ def file_digest(path: Path) -> str:
 
 
 def options_digest(options: Options) -> str:
-    """SHA-256 of the options that change a page's result (page selection excluded)."""
-    data = options.model_dump_json(exclude={"pages", "budget", "output"})
+    """SHA-256 of the options that change a page's result (page selection and threads
+    excluded)."""
+    data = options.model_dump_json(
+        exclude={"pages": True, "budget": True, "output": True, "ocr": {"threads"}}
+    )
     return hashlib.sha256(data.encode()).hexdigest()
 
 

@@ -19,10 +19,14 @@ ENV_TESSERACT = "PAGEREADER_TESSERACT"
 ENV_SOFFICE = "PAGEREADER_SOFFICE"
 ENV_TOKENS = "PAGEREADER_TOKENS"
 ENV_MAX_IMAGE_PIXELS = "PAGEREADER_MAX_IMAGE_PIXELS"
+ENV_OCR_THREADS = "PAGEREADER_OCR_THREADS"
+ENV_OCR_BACKEND = "PAGEREADER_OCR_BACKEND"
 # environment variables that set an option, and the option they set
 ENV_OPTIONS: dict[str, OptionPath] = {
     ENV_DPI: ("render", "dpi"),
     ENV_MAX_IMAGE_PIXELS: ("render", "max_image_pixels"),
+    ENV_OCR_THREADS: ("ocr", "threads"),
+    ENV_OCR_BACKEND: ("ocr", "backend"),
 }
 CLI_SOURCE = "command line"
 

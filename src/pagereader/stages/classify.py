@@ -246,7 +246,7 @@ def _script(ctx: Runtime, state: PageState, trusted: bool) -> tuple[Script, str]
     if trusted:
         counts = count_scripts(line.text for line in state.rendered.lines)
         return script_of(counts), f"text layer letters: {counts}"
-    upright = upright_and_script(state.rendered)
+    upright = upright_and_script(state.rendered, ctx.options.ocr)
     state.rendered, state.detection = upright.page, upright.detection
     return upright.script, upright.reason
 

@@ -103,12 +103,14 @@ def digital_blocks(state: PageState) -> list[Block]:
     return blocks
 
 
-def detection_options(state: PageState) -> RapidOCREngineOptions:
+def detection_options(
+    state: PageState, base: RapidOCREngineOptions | None = None
+) -> RapidOCREngineOptions:
     """The embedded OCR's settings for a scan: its default detection size, or the size at which
     the body text keeps ``_MIN_DETECTED_TEXT_PX`` (print on A4 at 200 DPI needs about 1400;
     slides with their large type keep the default). Smaller, loose line boxes make the
-    recognizer read 條 as 条 and 規 as 规."""
-    default = RapidOCREngineOptions()
+    recognizer read 條 as 条 and 規 as 规. ``base``: the configured embedded OCR."""
+    default = base or RapidOCREngineOptions()
     page = state.rendered
     size_pt = state.decision.features.median_font_size if state.decision else 0.0
     long_px = max(page.image.size)
@@ -133,7 +135,7 @@ def scan_blocks(state: PageState, ctx: Runtime) -> list[Block]:
     page = state.rendered
     scale = page.scale
     script = state.decision.script if state.decision is not None else "unknown"
-    options = detection_options(state)
+    options = detection_options(state, ctx.options.ocr)
     with ThreadPoolExecutor(max_workers=1) as pool:  # the layout model runs meanwhile
         reading = pool.submit(read_page_lines, page, script, state.detection, options)
         found = detect_regions(page.image)

@@ -62,10 +62,9 @@ def read_page_lines(
     options: RapidOCREngineOptions | None = None,
 ) -> list[TextLine]:
     """The page's lines in page units, read once. ``options`` with a finer detection than the
-    default (small print on a big raster) replace the decision layer's coarser detection for
+    decision layer's (small print on a big raster) replace its coarser detection for
     recognition: loose line boxes make the recognizer read 條 as 条."""
-    default = RapidOCREngineOptions()
-    options = options or default
+    options = options or RapidOCREngineOptions()
     if detection is not None and detection.size != page.image.size:
         detection = None
     if script in PAGE_LANGS:
@@ -81,10 +80,10 @@ def read_page_lines(
         if detection is not None:
             found = fill_missed(page.image, found, detection, PAGE_LANGS[script])
         found = restore_circled_numbers(
-            page.image, found, detection.bboxes() if detection is not None else []
+            page.image, found, detection.bboxes() if detection is not None else [], options
         )
     else:
-        if detection is None or options.det_limit_side_len != default.det_limit_side_len:
+        if detection is None or detection.side != options.det_limit_side_len:
             detection = detect(page.image, options)
         found = read_detection(page.image, detection, options)
     return [_scaled(line, page.scale) for line in found]
@@ -143,14 +142,17 @@ def fill_missed(
     return sorted(kept + added, key=lambda ln: (ln.bbox[1], ln.bbox[0]))
 
 
-_CIRCLED = re.compile(r"^[\u2460-\u2473].?$")
+_CIRCLED = re.compile(r"^[\u2460-\u2473]\s*\S?$")
 CIRCLED_SCORE = 0.6
 """PP-OCR must read the glyph at a line's start as a circled number this surely (a piece of
 the next glyph may follow it in the crop)."""
 
 
 def restore_circled_numbers(
-    image: Image.Image, lines: list[TextLine], detected: Sequence[BBox] = ()
+    image: Image.Image,
+    lines: list[TextLine],
+    detected: Sequence[BBox] = (),
+    options: RapidOCREngineOptions | None = None,
 ) -> list[TextLine]:
     """Clause numbers (①, ②, ...) that Tesseract's Korean model misreads ("(2", "8", "•"),
     read again by PP-OCR, which knows them: the first glyph of every line, in one batch. Where
@@ -168,7 +170,7 @@ def restore_circled_numbers(
         height = max(1, y1 - y0)
         crops.append(np.ascontiguousarray(array[y0:y1, max(0, x0 - 4) : x0 + int(1.2 * height)]))
     out = []
-    for line, (text, score) in zip(lines, recognize_crops(crops), strict=True):
+    for line, (text, score) in zip(lines, recognize_crops(crops, options), strict=True):
         if score >= CIRCLED_SCORE and _CIRCLED.match(text) and line.text.strip():
             text = text[0]
             first, _, rest = line.text.strip().partition(" ")

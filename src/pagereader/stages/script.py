@@ -21,6 +21,7 @@ from PIL import Image
 
 from pagereader.engines.rapidocr import Detection, crop_quad, detect, recognize_crops
 from pagereader.engines.tesseract import read_line_strip, tesseract_available
+from pagereader.options import RapidOCREngineOptions
 from pagereader.sources.base import RenderedPage
 from pagereader.text import count_scripts, script_of
 from pagereader.types import Script
@@ -98,14 +99,16 @@ def _reading(results: list[tuple[str, float]]) -> Reading:
     return Reading(score, "".join(t for t, _ in results))
 
 
-def read_both_ways(crops: list[np.ndarray], vertical: bool) -> tuple[Reading, Reading]:
+def read_both_ways(
+    crops: list[np.ndarray], vertical: bool, options: RapidOCREngineOptions | None = None
+) -> tuple[Reading, Reading]:
     """The crops read as they stand and turned half a turn. A confident reading of
     horizontal lines as they stand settles it: no turned reading could beat it by the margin,
     so that one is not made (it would read 0)."""
-    ahead = _reading(recognize_crops(crops))
+    ahead = _reading(recognize_crops(crops, options))
     if not vertical and ahead.score > 1.0 - TURN_MARGIN:
         return ahead, Reading(0.0, "", made=False)
-    turned = recognize_crops([np.ascontiguousarray(np.rot90(c, 2)) for c in crops])
+    turned = recognize_crops([np.ascontiguousarray(np.rot90(c, 2)) for c in crops], options)
     return ahead, _reading(turned)
 
 
@@ -162,23 +165,25 @@ def script_from_reading(reading: Reading, crops: list[np.ndarray]) -> tuple[Scri
     return script_of(counts), f"{weak}; {probe}: not Korean"
 
 
-def upright_and_script(page: RenderedPage) -> Upright:
+def upright_and_script(page: RenderedPage, options: RapidOCREngineOptions | None = None) -> Upright:
     """For a scan: the page turned upright when the evidence is strong, its script, and the
     line detection of the page as it finally stands."""
-    return orient(page, detect(page.image))
+    return orient(page, detect(page.image, options), options)
 
 
-def orient(page: RenderedPage, detection: Detection) -> Upright:
+def orient(
+    page: RenderedPage, detection: Detection, options: RapidOCREngineOptions | None = None
+) -> Upright:
     """The decision itself, from the page's line detection (which layout reuses)."""
     if len(detection.quads) == 0:
         return Upright(page, "unknown", "no text lines found", 0, detection)
     vertical = tall_share(detection) > 0.5
     crops = sample_crops(page.image, detection)
-    ahead, turned = read_both_ways(crops, vertical)
+    ahead, turned = read_both_ways(crops, vertical, options)
     angle, evidence = choose_turn(vertical, ahead, turned)
     if angle:
         page = turn_page(page, angle)
-        detection = detect(page.image)
+        detection = detect(page.image, options)
         crops = sample_crops(page.image, detection)
         reading = turned if angle in (180, 270) else ahead
     else:

@@ -8,7 +8,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from pagereader.engines.tesseract import read_line_strip, tesseract_available
-from pagereader.stages.page_ocr import _coverage, restore_circled_numbers
+from pagereader.stages.page_ocr import _CIRCLED, _coverage, restore_circled_numbers
 from pagereader.types import TextLine
 
 NANUM = Path("/usr/share/fonts/truetype/nanum/NanumMyeongjo.ttf")
@@ -62,3 +62,12 @@ def test_clause_number_misread_by_tesseract_is_read_again() -> None:
     fixed = restore_circled_numbers(image, [misread, plain])
     assert fixed[0].text == "② 모든 국민은 양심의 자유를 가진다."
     assert fixed[1] == plain
+
+
+def test_a_circled_number_may_carry_a_piece_of_the_next_glyph() -> None:
+    """The crop ends inside the next glyph, which PP-OCR reads as a letter, with or without a
+    space before it; two letters or more are words, not a clause number."""
+    for reading in ("②", "②5", "② 5", "③元"):
+        assert _CIRCLED.match(reading), reading
+    for reading in ("②人間", "2", "(2", "제②"):
+        assert not _CIRCLED.match(reading), reading
