@@ -8,23 +8,23 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from pagereader.engines.tesseract import read_line_strip, tesseract_available
-from pagereader.stages.page_ocr import _CIRCLED, _coverage, restore_circled_numbers
+from pagereader.stages.page_ocr import (
+    _CIRCLED,
+    _with_number,
+    restore_circled_numbers,
+    split_even,
+)
 from pagereader.types import TextLine
 
 NANUM = Path("/usr/share/fonts/truetype/nanum/NanumMyeongjo.ttf")
 
 
-def _line(x0: float, x1: float, y0: float = 100.0, y1: float = 130.0) -> TextLine:
-    return TextLine(text="x", bbox=(x0, y0, x1, y1), confidence=0.9)
-
-
-def test_coverage_counts_only_lines_on_the_row_and_overlaps_once() -> None:
-    box = (0.0, 100.0, 1000.0, 130.0)
-    assert _coverage(box, []) == 0.0
-    assert _coverage(box, [_line(400, 1000)]) == pytest.approx(0.6)
-    assert _coverage(box, [_line(0, 600), _line(400, 1000)]) == pytest.approx(1.0)
-    # a line on the next row does not cover this one
-    assert _coverage(box, [_line(0, 1000, 140, 170)]) == 0.0
+def test_split_even_balances_weight_in_order() -> None:
+    assert split_even([1, 1, 1, 1], 2) == [(0, 2), (2, 4)]
+    assert split_even([5, 1, 1, 1, 1, 1], 2) == [(0, 1), (1, 6)]
+    assert split_even([1, 1], 4) == [(0, 1), (1, 2)]
+    assert split_even([3.0], 1) == [(0, 1)]
+    assert split_even([], 2) == []
 
 
 @pytest.mark.skipif(not tesseract_available(), reason="needs Tesseract (kor)")
@@ -71,3 +71,11 @@ def test_a_circled_number_may_carry_a_piece_of_the_next_glyph() -> None:
         assert _CIRCLED.match(reading), reading
     for reading in ("②人間", "2", "(2", "제②"):
         assert not _CIRCLED.match(reading), reading
+
+
+def test_a_number_misread_into_the_first_word_gives_way() -> None:
+    assert _with_number("(8모든 국민은", "①") == "① 모든 국민은"
+    assert _with_number("(2 모든 국민은", "②") == "② 모든 국민은"
+    assert _with_number("모든 국민은", "③") == "③ 모든 국민은"
+    # a parenthesised Hangul item is not a misread number
+    assert _with_number("(가) 국민은", "①") == "① (가) 국민은"
