@@ -145,6 +145,20 @@ def crop_quad(array: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(get_rotate_crop_image(array, quad.astype(np.float32).copy()))
 
 
+def crop_quads(image: Image.Image, quads: np.ndarray) -> list[np.ndarray]:
+    """The straightened crop of each line, cut from ``image`` one line's box at a time, so a
+    big page never gets a full-size array copy (192 MB for an 8000-pixel square page)."""
+    crops = []
+    for quad in quads:
+        x0 = max(0, int(np.floor(quad[:, 0].min())))
+        y0 = max(0, int(np.floor(quad[:, 1].min())))
+        x1 = min(image.width, max(x0 + 1, int(np.ceil(quad[:, 0].max())) + 1))
+        y1 = min(image.height, max(y0 + 1, int(np.ceil(quad[:, 1].max())) + 1))
+        region = _rgb_array(image.crop((x0, y0, x1, y1)))
+        crops.append(crop_quad(region, quad - np.array([x0, y0], dtype=np.float32)))
+    return crops
+
+
 def recognize_crops(
     crops: list[np.ndarray], options: RapidOCREngineOptions | None = None
 ) -> list[tuple[str, float]]:
@@ -168,8 +182,7 @@ def read_detection(
     min_score: float = 0.5,
 ) -> list[TextLine]:
     """Recognize the lines of an earlier detection of the same image (no second detection)."""
-    array = _rgb_array(image)
-    crops = [crop_quad(array, quad) for quad in detection.quads]
+    crops = crop_quads(image, detection.quads)
     read = recognize_crops(crops, options)
     lines = [
         TextLine(text=text if score >= min_score else "", bbox=box, confidence=score)
@@ -188,6 +201,15 @@ def ocr_lines(
     still layout evidence, and another engine may read it.
     """
     return read_detection(image, detect(image, options), options, min_score)
+
+
+FIGURE_MIN_CHARS = 2
+
+
+def figure_text(text: str) -> bool:
+    """Whether a line read inside a picture is text: at least ``FIGURE_MIN_CHARS`` letters or
+    digits (of any script), not a lone glyph among chart marks."""
+    return sum(ch.isalnum() for ch in text) >= FIGURE_MIN_CHARS
 
 
 def sort_lines(lines: list[TextLine]) -> list[TextLine]:
@@ -240,6 +262,8 @@ class RapidOCREngine(EmbeddedEngine):
             ) from exc
         confidence = float(np.mean([ln.confidence for ln in lines])) if lines else 0.0
         lines = [ln for ln in lines if ln.text.strip()]
+        if block.kind == "figure":  # bars, markers and ticks read as "■I" are not text
+            lines = [ln for ln in lines if figure_text(ln.text)]
         return Recognition(
             text=join_lines(lines),
             engine=self.name,

@@ -23,7 +23,7 @@ from PIL import Image
 
 from pagereader.engines.rapidocr import (
     Detection,
-    crop_quad,
+    crop_quads,
     detect,
     read_detection,
     recognize_crops,
@@ -107,12 +107,11 @@ def read_detected_lines(
 ) -> list[TextLine]:
     """Tesseract's reading of every detected line (straightened crops stacked in strips), the
     strips read by ``parts`` processes side by side (Tesseract is fastest on one thread each).
-    Each crop is read on its own row, so splitting never changes a reading. A line read as
-    nothing keeps its box with empty text (layout evidence)."""
+    Each crop is read on its own row (Tesseract still adapts over a strip, so a split may move
+    a space or a doubtful glyph). A line read as nothing keeps its box with empty text."""
     if len(detection.quads) == 0:
         return []
-    array = np.asarray(image.convert("RGB"))
-    crops = [Image.fromarray(crop_quad(array, quad)) for quad in detection.quads]
+    crops = [Image.fromarray(crop) for crop in crop_quads(image, detection.quads)]
     ranges = split_even([c.width * c.height for c in crops], max(1, parts))
     with ThreadPoolExecutor(max_workers=len(ranges)) as pool:
         reads = pool.map(lambda r: read_line_strip(crops[r[0] : r[1]], lang), ranges)
@@ -136,14 +135,16 @@ _MISREAD_NUMBER = re.compile(r"^[(\[]?[0-9@®©•·]{1,2}(?=[\uac00-\ud7a3])")
 
 
 def _first_glyph_crops(
-    array: np.ndarray, line: TextLine, detected: Sequence[BBox]
+    image: Image.Image, line: TextLine, detected: Sequence[BBox]
 ) -> list[np.ndarray]:
     x0, y0, _, y1 = (int(v) for v in line.bbox)
     starts = [box[0] for box in detected if _inside(line, box)]
     x0 = int(min([x0, *starts]))
     height = max(1, y1 - y0)
     return [
-        np.ascontiguousarray(array[y0:y1, max(0, x0 - 4) : x0 + int(width * height)])
+        np.asarray(
+            image.crop((max(0, x0 - 4), y0, x0 + int(width * height), y0 + height)).convert("RGB")
+        )
         for width in CIRCLED_WIDTHS
     ]
 
@@ -169,8 +170,7 @@ def restore_circled_numbers(
     (Tesseract sometimes drops the number altogether)."""
     if not lines:
         return lines
-    array = np.asarray(image.convert("RGB"))
-    crops = [crop for line in lines for crop in _first_glyph_crops(array, line, detected)]
+    crops = [crop for line in lines for crop in _first_glyph_crops(image, line, detected)]
     read = recognize_crops(crops, options)
     per_line = len(CIRCLED_WIDTHS)
     out = []

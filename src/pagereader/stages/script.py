@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
-from pagereader.engines.rapidocr import Detection, crop_quad, detect, recognize_crops
+from pagereader.engines.rapidocr import Detection, crop_quads, detect, recognize_crops
 from pagereader.engines.tesseract import read_line_strip, tesseract_available
 from pagereader.options import RapidOCREngineOptions
 from pagereader.sources.base import RenderedPage
@@ -85,10 +85,8 @@ def sample_crops(
         return []
     lengths = [max(_side_lengths(q)) for q in detection.quads]
     order = np.argsort(lengths)[::-1][:count]
-    array = np.asarray(image.convert("RGB"))
     crops = []
-    for index in order:
-        crop = crop_quad(array, detection.quads[index])
+    for crop in crop_quads(image, detection.quads[order]):
         height = crop.shape[0]
         crops.append(np.ascontiguousarray(crop[:, : max(1, _CROP_HEIGHTS * height)]))
     return crops

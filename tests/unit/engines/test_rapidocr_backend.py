@@ -1,0 +1,44 @@
+"""The embedded OCR's runtime choice and its figure-text rule."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from pagereader.engines import rapidocr
+from pagereader.engines.rapidocr import figure_text, inference_backend
+from pagereader.errors import ConfigError
+from pagereader.options import RapidOCREngineOptions
+from pagereader.settings import resolve_options
+
+
+def test_auto_takes_openvino_when_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert inference_backend(RapidOCREngineOptions(backend="onnxruntime")) == "onnxruntime"
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name: None if name == "openvino" else real(name)
+    )
+    assert inference_backend(RapidOCREngineOptions()) == "onnxruntime"
+    with pytest.raises(ConfigError, match="openvino"):
+        rapidocr._runtime_params(RapidOCREngineOptions(backend="openvino"))
+    monkeypatch.setattr(importlib.util, "find_spec", real)
+    assert inference_backend(RapidOCREngineOptions()) == "openvino"
+
+
+def test_environment_sets_backend_and_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PAGEREADER_OCR_BACKEND", "onnxruntime")
+    monkeypatch.setenv("PAGEREADER_OCR_THREADS", "1")
+    options = resolve_options()
+    assert (options.ocr.backend, options.ocr.threads) == ("onnxruntime", 1)
+    monkeypatch.setenv("PAGEREADER_OCR_BACKEND", "tensorflow")
+    with pytest.raises(ConfigError, match="PAGEREADER_OCR_BACKEND"):
+        resolve_options()
+
+
+def test_a_lone_glyph_in_a_picture_is_not_text() -> None:
+    assert not figure_text("■I")
+    assert not figure_text("• |")
+    assert figure_text("Q1")
+    assert figure_text("圖表")
+    assert figure_text("2025")
