@@ -56,12 +56,17 @@ def run(args: list[str]) -> float:
     return seconds
 
 
-def batch_run_facts(out: Path) -> tuple[dict[str, object], float]:
-    """The run's summary and the seconds its documents took inside the actors."""
+def batch_run_facts(out: Path) -> tuple[dict[str, object], float, float]:
+    """The run's summary, the seconds its documents took inside the actors, and the steady
+    span: from the first document's start (actors up) to the last one recorded."""
     with sqlite3.connect(out / "_batch" / "manifest.sqlite") as db:
         summary = json.loads(db.execute("SELECT summary FROM runs").fetchone()[0])
         inside = float(db.execute("SELECT SUM(seconds) FROM documents").fetchone()[0])
-    return summary, inside
+        first, last = db.execute(
+            "SELECT MIN(updated - seconds), MAX(updated) FROM documents"
+        ).fetchone()
+        span = float(last) - float(first)
+    return summary, inside, span
 
 
 def empty_call_seconds(calls: int = 200) -> float:
@@ -137,7 +142,12 @@ def main() -> None:
         print(f"{name:<20} {seconds:>8.1f} {rate:>8.2f} {rate / rows[0][2]:>13.2f}")
     one, two = rows[2][2], rows[3][2]
     print(f"batch 2 workers / 1 worker (wall): {two / one:.2f}")
-    summary, inside = facts[1]
+    summary, inside, span_one = facts[1]
+    span_two = facts[2][2]
+    print(
+        f"batch 2 workers / 1 worker (steady: first document started to last done,"
+        f" {span_one:.1f} s and {span_two:.1f} s): {span_one / span_two:.2f}"
+    )
     run_s, tasks = float(summary["seconds"]), int(summary["tasks"])  # type: ignore[arg-type,call-overload]
     two_rate = float(facts[2][0]["pages_per_second"])  # type: ignore[arg-type]
     one_rate = float(summary["pages_per_second"])  # type: ignore[arg-type]

@@ -73,8 +73,9 @@ def test_korean_lines_read_in_parallel_strips_as_in_one() -> None:
     image = source.render(2, 200).image
     source.close()
     detection = detect(image, RapidOCREngineOptions(backend="onnxruntime"))
-    one = read_detected_lines(image, detection, "kor", parts=1)
-    two = read_detected_lines(image, detection, "kor", parts=2)
+    one = read_detected_lines(image, detection, "kor", strips=1)
+    two = read_detected_lines(image, detection, "kor", strips=2)
+    assert read_detected_lines(image, detection, "kor", workers=1) == two  # threads change nothing
     assert [ln.bbox for ln in two] == [ln.bbox for ln in one]
     joined = ["".join(ln.text for ln in lines) for lines in (one, two)]
     assert char_consistency(normalize(joined[1]), normalize(joined[0])) >= 0.99

@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cv2
+
 from pagereader.batch.inputs import InputItem
 from pagereader.batch.manifest import Outcome
 from pagereader.batch.pages import LabelledPages, Mode, WorkerPages
@@ -97,6 +99,7 @@ class DocumentWorker:
 
     def __init__(self, options_json: str, destination: Destination, pages: Mode = "off") -> None:
         self.options = Options.model_validate_json(options_json)
+        cv2.setNumThreads(self.options.ocr.threads)  # OpenCV's pool, like the models'
         self.destination = destination
         self.ctx = make_context(self.options)
         self.pages = WorkerPages.open(pages, destination)

@@ -18,21 +18,26 @@ from pagereader.types import BBox
 
 logger = logging.getLogger(__name__)
 
-_MODEL: Any = None
+_MODELS: dict[int, Any] = {}
 _MAX_SIDE = 4096
 _LOCK = threading.Lock()
 
 
-def _model() -> Any:
-    global _MODEL
-    if _MODEL is None:
+def _model(threads: int) -> Any:
+    if threads not in _MODELS:
         from rapid_layout import RapidLayout
 
-        _MODEL = load_quietly(lambda: RapidLayout(model_type="pp_layout_cdla", conf_thresh=0.4))
-    return _MODEL
+        _MODELS[threads] = load_quietly(
+            lambda: RapidLayout(
+                model_type="pp_layout_cdla",
+                conf_thresh=0.4,
+                engine_cfg={"intra_op_num_threads": threads},
+            )
+        )
+    return _MODELS[threads]
 
 
-def detect_regions(image: Image.Image) -> list[tuple[str, BBox, float]]:
+def detect_regions(image: Image.Image, threads: int = 2) -> list[tuple[str, BBox, float]]:
     """(label, bbox in the image's pixels, score) for each region the model finds.
 
     The model sees the page at under 1000 pixels a side; a page larger than _MAX_SIDE is shrunk
@@ -45,7 +50,7 @@ def detect_regions(image: Image.Image) -> list[tuple[str, BBox, float]]:
     rgb = image if image.mode == "RGB" else image.convert("RGB")
     array = np.ascontiguousarray(np.asarray(rgb)[:, :, ::-1])
     with _LOCK:
-        result = _model()(array)
+        result = _model(threads)(array)
     boxes = getattr(result, "boxes", None)
     if boxes is None or len(boxes) == 0:
         return []

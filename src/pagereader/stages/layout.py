@@ -138,7 +138,7 @@ def scan_blocks(state: PageState, ctx: Runtime) -> list[Block]:
     options = detection_options(state, ctx.options.ocr)
     with ThreadPoolExecutor(max_workers=1) as pool:  # the layout model runs meanwhile
         reading = pool.submit(read_page_lines, page, script, state.detection, options)
-        found = detect_regions(page.image)
+        found = detect_regions(page.image, ctx.options.ocr.threads)
         lines = reading.result()
     regions = [(label, _scaled(box, scale), score) for label, box, score in found]
     lines = drop_noise(lines, regions, script)

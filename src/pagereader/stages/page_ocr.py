@@ -71,7 +71,7 @@ def read_page_lines(
     if script in PAGE_LANGS:
         try:
             found = read_detected_lines(
-                page.image, detection, PAGE_LANGS[script], parts=options.threads
+                page.image, detection, PAGE_LANGS[script], workers=options.threads
             )
         except subprocess.TimeoutExpired as exc:
             raise EngineError(
@@ -102,18 +102,23 @@ def split_even(weights: Sequence[float], parts: int) -> list[tuple[int, int]]:
     return ranges
 
 
+STRIPS = 2
+"""Strips a page's Hangul lines are stacked in: fixed, so the reading never depends on the
+threads (Tesseract sizes spaces over a strip), and as many as two cores read at once."""
+
+
 def read_detected_lines(
-    image: Image.Image, detection: Detection, lang: str, parts: int = 1
+    image: Image.Image, detection: Detection, lang: str, workers: int = 1, strips: int = STRIPS
 ) -> list[TextLine]:
-    """Tesseract's reading of every detected line (straightened crops stacked in strips), the
-    strips read by ``parts`` processes side by side (Tesseract is fastest on one thread each).
+    """Tesseract's reading of every detected line (straightened crops stacked in ``strips``
+    strips), read by up to ``workers`` processes side by side (each Tesseract on one thread).
     Each crop is read on its own row (Tesseract still adapts over a strip, so a split may move
     a space or a doubtful glyph). A line read as nothing keeps its box with empty text."""
     if len(detection.quads) == 0:
         return []
     crops = [Image.fromarray(crop) for crop in crop_quads(image, detection.quads)]
-    ranges = split_even([c.width * c.height for c in crops], max(1, parts))
-    with ThreadPoolExecutor(max_workers=len(ranges)) as pool:
+    ranges = split_even([c.width * c.height for c in crops], max(1, strips))
+    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(ranges)))) as pool:
         reads = pool.map(lambda r: read_line_strip(crops[r[0] : r[1]], lang), ranges)
         read = [item for chunk in reads for item in chunk]
     lines = [
