@@ -29,7 +29,7 @@ from pagereader.types import TEXT_KINDS, Recognition, TextLine
 
 logger = logging.getLogger(__name__)
 
-_MODELS: dict[RapidOCREngineOptions, tuple[Any, threading.Lock]] = {}
+_MODELS: dict[tuple[bool, int, str], tuple[Any, threading.Lock]] = {}
 _MODELS_LOCK = threading.Lock()
 _MAX_INPUT_SIDE = 4000
 
@@ -64,8 +64,11 @@ def _runtime_params(options: RapidOCREngineOptions) -> dict[str, Any]:
 
 
 def _model(options: RapidOCREngineOptions) -> tuple[Any, threading.Lock]:
+    """The loaded models for ``options``: one set per runtime and threads, whatever the
+    detection size (the detector takes its size at each call, under the lock)."""
+    key = (options.use_cls, options.threads, inference_backend(options))
     with _MODELS_LOCK:
-        if options not in _MODELS:
+        if key not in _MODELS:
             from rapidocr import RapidOCR
 
             params = {
@@ -77,8 +80,8 @@ def _model(options: RapidOCREngineOptions) -> tuple[Any, threading.Lock]:
                 **_runtime_params(options),
             }
             model = load_quietly(lambda: RapidOCR(params=params))
-            _MODELS[options] = (model, threading.Lock())
-        return _MODELS[options]
+            _MODELS[key] = (model, threading.Lock())
+        return _MODELS[key]
 
 
 def _model_input(image: Image.Image) -> tuple[np.ndarray, float]:
@@ -129,7 +132,9 @@ def detect(image: Image.Image, options: RapidOCREngineOptions | None = None) -> 
     model, lock = _model(options)
     array, k = _model_input(image)
     with lock:  # the detector alone: the full pipeline would also cut out every line
-        result = model._load_det_model()(array)
+        detector = model._load_det_model()
+        detector.limit_side_len = options.det_limit_side_len
+        result = detector(array)
     boxes = getattr(result, "boxes", None)
     side = options.det_limit_side_len
     if boxes is None or len(boxes) == 0:
