@@ -26,9 +26,9 @@ from pagereader.batch.manifest import Manifest, Outcome, batch_options_digest
 from pagereader.batch.pages import Mode, merge_rows, pages_mode
 from pagereader.batch.progress import BatchStats
 from pagereader.batch.storage import BATCH_DIR, Destination
-from pagereader.batch.worker import DocumentWorker, Split, page_ranges
+from pagereader.batch.worker import DocumentWorker, Split, actor_options, page_ranges
 from pagereader.errors import PagereaderError
-from pagereader.options import Options, override
+from pagereader.options import Options
 
 logger = logging.getLogger(__name__)
 
@@ -123,10 +123,7 @@ class BatchRun:
             max_restarts=-1,
             max_task_retries=self.config.max_retries,
         )
-        threads = max(1, int(self.config.cpus_per_worker))  # an actor keeps to its CPUs
-        options_json = override(
-            self.options, {("ocr", "threads"): threads}, source="batch --cpus-per-worker"
-        ).model_dump_json()
+        options_json = actor_options(self.options, self.config.cpus_per_worker).model_dump_json()
         found: list[dict[str, Any]] = ray.nodes()  # type: ignore[no-untyped-call]
         nodes = sum(1 for node in found if node.get("Alive"))
         self.pages = pages_mode(self.destination, self.config.reuse_pages, nodes)

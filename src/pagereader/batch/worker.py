@@ -24,7 +24,7 @@ from pagereader.batch.manifest import Outcome
 from pagereader.batch.pages import LabelledPages, Mode, WorkerPages
 from pagereader.batch.storage import Destination
 from pagereader.errors import InputError, PagereaderError
-from pagereader.options import Options
+from pagereader.options import OpenAIEngineOptions, Options, override
 from pagereader.page_store import Row
 from pagereader.pipeline import aparse, aparse_to_folder, document_result, make_context
 from pagereader.render.writer import DocumentWriter
@@ -51,6 +51,16 @@ class RangeResult:
     started: float
     ended: float
     overlays: dict[int, bytes] = field(default_factory=dict)
+
+
+def actor_options(options: Options, cpus: float) -> Options:
+    """An actor keeps to its CPUs: the models' threads, and (with no VLM endpoint, whose
+    latency more pages in flight would hide) as many pages at a time as it has CPUs."""
+    threads = max(1, int(cpus))
+    changes: dict[tuple[str, ...], object] = {("ocr", "threads"): threads}
+    if not any(isinstance(o, OpenAIEngineOptions) for o in options.engines.values()):
+        changes[("budget", "pages_in_flight")] = threads
+    return override(options, changes, source="batch --cpus-per-worker")
 
 
 def page_ranges(page_count: int, per_task: int) -> list[tuple[int, int]]:

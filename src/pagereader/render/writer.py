@@ -78,7 +78,9 @@ class DocumentWriter:
         if not self.overlays or image is None or self.failure is not None:
             return
         buffer = io.BytesIO()
-        draw_overlay(image, scale, page.blocks).save(buffer, format="PNG", optimize=False)
+        draw_overlay(image, scale, page.blocks).save(
+            buffer, format="PNG", optimize=False, compress_level=1
+        )
         try:
             write_atomic(self.overlay_path(page.index), buffer.getvalue())
         except OutputError as exc:

@@ -13,9 +13,9 @@ from pagereader.batch.manifest import Manifest, Outcome, batch_options_digest
 from pagereader.batch.pages import pages_mode
 from pagereader.batch.progress import BatchStats, percentile
 from pagereader.batch.storage import Destination
-from pagereader.batch.worker import page_ranges
+from pagereader.batch.worker import actor_options, page_ranges
 from pagereader.errors import InputError
-from pagereader.options import Options
+from pagereader.options import OpenAIEngineOptions, Options
 
 
 def _touch(path: Path) -> Path:
@@ -156,3 +156,17 @@ def test_page_store_mode_by_destination_and_nodes(tmp_path: Path) -> None:
     assert pages_mode(local, True, 2) == "private"  # no SQLite over a network filesystem
     assert pages_mode(remote, True, 1) == "private"
     assert pages_mode(local, False, 1) == "off"
+
+
+def test_an_actor_keeps_to_its_cpus() -> None:
+    """One CPU: models, layout and OpenCV on one thread and one page at a time; with a VLM
+    endpoint the pages in flight stay, since they hide its latency, not use cores."""
+    one = actor_options(Options(), 1.0)
+    assert (one.ocr.threads, one.budget.pages_in_flight) == (1, 1)
+    four = actor_options(Options(), 4.5)
+    assert (four.ocr.threads, four.budget.pages_in_flight) == (4, 4)
+    served = Options(
+        engines={"vlm": OpenAIEngineOptions(base_url="http://127.0.0.1:1/v1", model="m")}
+    )
+    kept = actor_options(served, 1.0)
+    assert (kept.ocr.threads, kept.budget.pages_in_flight) == (1, served.budget.pages_in_flight)
