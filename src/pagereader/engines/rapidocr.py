@@ -31,7 +31,7 @@ logger = logging.getLogger(__name__)
 
 _MODELS: dict[tuple[bool, int, str], tuple[Any, threading.Lock]] = {}
 _MODELS_LOCK = threading.Lock()
-_MAX_INPUT_SIDE = 4000
+_MAX_INPUT_SIDE = 3200
 
 
 def inference_backend(options: RapidOCREngineOptions) -> str:

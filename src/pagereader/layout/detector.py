@@ -19,7 +19,7 @@ from pagereader.types import BBox
 logger = logging.getLogger(__name__)
 
 _MODELS: dict[int, Any] = {}
-_MAX_SIDE = 4096
+_MAX_SIDE = 3072
 _LOCK = threading.Lock()
 
 
