@@ -4,6 +4,7 @@ disk), safe file names, the bind check, and cancelling a running job."""
 
 from __future__ import annotations
 
+import os
 import secrets
 import socket
 import subprocess
@@ -70,13 +71,16 @@ def _wait(url: str, token: str, job_id: str, timeout: float = 180) -> dict[str, 
 
 
 def _disk_bytes(*folders: Path) -> int:
+    """Bytes of the files under ``folders``; files and folders removed while they are walked
+    (the server deletes a refused upload) count as gone, so the sampler never stops early."""
     total = 0
     for folder in folders:
-        for path in folder.rglob("*"):
-            try:
-                total += path.stat().st_size if path.is_file() else 0
-            except FileNotFoundError:
-                continue
+        for root, _, files in os.walk(folder):
+            for name in files:
+                try:
+                    total += os.stat(os.path.join(root, name)).st_size
+                except FileNotFoundError:
+                    continue
     return total
 
 
