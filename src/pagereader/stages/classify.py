@@ -32,13 +32,18 @@ from pagereader.types import BBox, PageClass, PageDecision, PageFeatures, Script
 _ANALYSIS_SIDE = 1600
 
 
-def _gray_small(page: RenderedPage) -> tuple[np.ndarray, float]:
-    """A grayscale copy at most _ANALYSIS_SIDE on its long side, and its pixels per page unit."""
-    image = page.image
+Analysis = tuple[np.ndarray, float]
+"""A page's grayscale copy for measuring, and its pixels per page unit."""
+
+
+def analysis_copy(page: RenderedPage) -> Analysis:
+    """A grayscale copy at most _ANALYSIS_SIDE on its long side (made once per page: grey
+    first, then shrunk, a third of the work of shrinking the colour page)."""
+    image = page.image if page.image.mode == "L" else page.image.convert("L")
     factor = min(1.0, _ANALYSIS_SIDE / max(1, image.width, image.height))
     if factor < 1.0:
         image = image.resize((int(image.width * factor), int(image.height * factor)))
-    return np.asarray(image.convert("L")), page.scale * factor
+    return np.asarray(image), page.scale * factor
 
 
 def count_rulings(gray: np.ndarray) -> int:
@@ -76,9 +81,9 @@ def ink_rows(gray: np.ndarray, unit_scale: float) -> tuple[int, float]:
     return len(heights), float(np.median(heights)) / unit_scale
 
 
-def find_tables(page: RenderedPage) -> list[BBox]:
+def find_tables(page: RenderedPage, analysis: Analysis | None = None) -> list[BBox]:
     """Ruled tables of the page (page units), found on the analysis copy."""
-    gray, unit_scale = _gray_small(page)
+    gray, unit_scale = analysis or analysis_copy(page)
     return [
         (b[0] / unit_scale, b[1] / unit_scale, b[2] / unit_scale, b[3] / unit_scale)
         for b in find_ruled_tables(gray)
@@ -99,7 +104,10 @@ def text_layer_probe(page: RenderedPage) -> PageFeatures:
 
 
 def compute_features(
-    page: RenderedPage, tables: Sequence[BBox] = (), use_text_layer: bool = True
+    page: RenderedPage,
+    tables: Sequence[BBox] = (),
+    use_text_layer: bool = True,
+    analysis: Analysis | None = None,
 ) -> PageFeatures:
     """Measure a page: text layer quantity and quality, images, line sizes, ruled tables.
 
@@ -107,7 +115,7 @@ def compute_features(
     of the raster (a garbage layer's boxes say nothing reliable about the print)."""
     area = max(1.0, page.width * page.height)
     probe = text_layer_probe(page)
-    gray, unit_scale = _gray_small(page)
+    gray, unit_scale = analysis or analysis_copy(page)
     sizes = [ln.font_size for ln in page.lines if ln.font_size > 0] if use_text_layer else []
     if sizes:
         line_count = len(page.lines)
@@ -217,9 +225,10 @@ def classify_page(
 ) -> tuple[PageDecision, bool, list[BBox]]:
     """Features then decision for a rendered page; also whether its text layer is trusted and
     the ruled tables found (the layout stage reuses them)."""
-    tables = find_tables(page)
+    analysis = analysis_copy(page)
+    tables = find_tables(page, analysis)
     trusted, why = text_layer_trusted(text_layer_probe(page), page.invisible_text_share, options)
-    features = compute_features(page, tables, use_text_layer=trusted)
+    features = compute_features(page, tables, use_text_layer=trusted, analysis=analysis)
     share = _small_share(page, features, options, trusted)
     features = features.model_copy(update={"small_font_share": round(share, 4)})
     return decide(features, trusted, why, options), trusted, tables
