@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from pagereader.layout.detector import detect_regions
@@ -46,9 +47,21 @@ def _scaled(box: BBox, factor: float) -> BBox:
     return (box[0] / factor, box[1] / factor, box[2] / factor, box[3] / factor)
 
 
-def _table_boxes(state: PageState) -> list[BBox]:
-    """Ruled tables found by the decision layer (page units)."""
-    return list(state.table_boxes)
+def _table_boxes(state: PageState, lines: Sequence[TextLine] = ()) -> list[BBox]:
+    """Ruled tables found by the decision layer (page units), less those inside one text line:
+    the strokes of a big glyph (中, 體) can look like a ruled grid on a small image."""
+    return [box for box in state.table_boxes if not _inside_a_line(box, lines)]
+
+
+def _inside_a_line(box: BBox, lines: Sequence[TextLine]) -> bool:
+    slack = 0.1 * (box[3] - box[1])
+    return any(
+        ln.bbox[0] - slack <= box[0]
+        and box[2] <= ln.bbox[2] + slack
+        and ln.bbox[1] - slack <= box[1]
+        and box[3] <= ln.bbox[3] + slack
+        for ln in lines
+    )
 
 
 def _image_kind(box: BBox, page_height: float) -> BlockKind:
@@ -84,7 +97,9 @@ def digital_blocks(state: PageState) -> list[Block]:
     """Paragraphs from the text layer, figures from image objects, ruled and unruled tables."""
     page = state.rendered
     figures = _figure_boxes(state)
-    ruled = [t for t in _table_boxes(state) if any(_center_in(ln, t) for ln in page.lines)]
+    ruled = [
+        t for t in _table_boxes(state, page.lines) if any(_center_in(ln, t) for ln in page.lines)
+    ]
     unruled = [
         box
         for box, _table in find_word_tables(
@@ -142,7 +157,7 @@ def scan_blocks(state: PageState, ctx: Runtime) -> list[Block]:
         lines = reading.result()
     regions = [(label, _scaled(box, scale), score) for label, box, score in found]
     lines = drop_noise(lines, regions, script)
-    tables = _table_boxes(state)
+    tables = _table_boxes(state, lines)
     regions = [r for r in regions if r[0] != "table"] + [("table", t, 1.0) for t in tables]
     lines = attach_labels(lines, [box for label, box, _ in regions if label in ("table", "figure")])
     return merge_layout_regions(regions, lines, page.width, page.height, source="ocr")
