@@ -16,8 +16,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from pagereader.cache import PageCache, file_digest, options_digest
+from pagereader.engines.rapidocr import load_models as load_ocr_models
 from pagereader.engines.registry import build_engines
 from pagereader.errors import PagereaderError
+from pagereader.layout.detector import load_model as load_layout_model
 from pagereader.options import Options
 from pagereader.render.json import SCHEMA_VERSION
 from pagereader.render.markdown import document_markdown, page_markdown
@@ -54,6 +56,13 @@ def make_context(options: Options | None = None, **kwargs: object) -> Runtime:
     """A Runtime with the engines the options name."""
     options = options or Options()
     return Runtime(options=options, engines=build_engines(options), **kwargs)  # type: ignore[arg-type]
+
+
+def load_embedded_models(options: Options) -> None:
+    """Load the embedded OCR and layout models now: a long-lived worker pays their seconds
+    when it starts, not inside its first document."""
+    load_ocr_models(options.ocr)
+    load_layout_model(options.ocr.threads)
 
 
 def _internal_error(file: str, page: int | None, stage: str, exc: BaseException) -> ErrorItem:

@@ -26,7 +26,13 @@ from pagereader.batch.storage import Destination
 from pagereader.errors import InputError, PagereaderError
 from pagereader.options import OpenAIEngineOptions, Options, override
 from pagereader.page_store import Row
-from pagereader.pipeline import aparse, aparse_to_folder, document_result, make_context
+from pagereader.pipeline import (
+    aparse,
+    aparse_to_folder,
+    document_result,
+    load_embedded_models,
+    make_context,
+)
 from pagereader.render.writer import DocumentWriter
 from pagereader.runtime import Runtime
 from pagereader.sources import open_source
@@ -110,6 +116,7 @@ class DocumentWorker:
     def __init__(self, options_json: str, destination: Destination, pages: Mode = "off") -> None:
         self.options = Options.model_validate_json(options_json)
         cv2.setNumThreads(self.options.ocr.threads)  # OpenCV's pool, like the models'
+        load_embedded_models(self.options)  # at actor start, not inside the first document
         self.destination = destination
         self.ctx = make_context(self.options)
         self.pages = WorkerPages.open(pages, destination)

@@ -60,6 +60,7 @@ def _runtime_params(options: RapidOCREngineOptions) -> dict[str, Any]:
         "Cls.engine_type": engine,
         "EngineConfig.openvino.inference_num_threads": options.threads,
         "EngineConfig.openvino.performance_hint": "LATENCY",
+        "EngineConfig.openvino.enable_cpu_pinning": False,
     }
 
 
@@ -82,6 +83,14 @@ def _model(options: RapidOCREngineOptions) -> tuple[Any, threading.Lock]:
             model = load_quietly(lambda: RapidOCR(params=params))
             _MODELS[key] = (model, threading.Lock())
         return _MODELS[key]
+
+
+def load_models(options: RapidOCREngineOptions) -> None:
+    """Load (and compile) the detector and recognizer now rather than at their first call."""
+    model, lock = _model(options)
+    with lock:
+        model._load_det_model()
+        model._load_rec_model()
 
 
 def _model_input(image: Image.Image) -> tuple[np.ndarray, float]:

@@ -37,6 +37,12 @@ def _model(threads: int) -> Any:
     return _MODELS[threads]
 
 
+def load_model(threads: int = 2) -> None:
+    """Load the layout model now rather than at its first page."""
+    with _LOCK:
+        _model(threads)
+
+
 def detect_regions(image: Image.Image, threads: int = 2) -> list[tuple[str, BBox, float]]:
     """(label, bbox in the image's pixels, score) for each region the model finds.
 
