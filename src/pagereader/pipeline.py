@@ -289,12 +289,16 @@ async def aparse(
     ctx: Runtime | None = None,
     on_page: PageCallback | None = None,
     cache: PageCache | None = None,
+    name: str | None = None,
 ) -> DocumentResult:
-    """Parse one document. Never raises for bad input: the result carries the errors."""
+    """Parse one document. Never raises for bad input: the result carries the errors.
+
+    ``name``: what the document is called in the result and its errors when that is not the
+    path read (a remote input's URI, not the file it was downloaded to)."""
     path = Path(path)
     ctx = ctx or make_context(options)
     options = ctx.options
-    file = str(path)
+    file = name or str(path)
     started = time.perf_counter()
     try:
         source = await asyncio.to_thread(
@@ -304,10 +308,12 @@ async def aparse(
             max_image_pixels=options.render.max_image_pixels,
         )
     except PagereaderError as exc:
-        ctx.emit("document_failed", file=file, error=exc.to_item().line())
-        return DocumentResult(
+        failed = DocumentResult(
             schema_version=SCHEMA_VERSION, source=file, status="failed", errors=(exc.to_item(),)
         )
+        failed = named(failed, str(path), file)
+        ctx.emit("document_failed", file=file, error=failed.errors[0].line())
+        return failed
     try:
         indices, errors, warning = _select_pages(options, source.page_count, file)
         if warning:
@@ -341,9 +347,22 @@ async def aparse(
     result = document_result(
         file, source.page_count, pages, errors, options, (warning,) if warning else ()
     )
+    result = named(result, str(path), file)
     seconds = time.perf_counter() - started
     ctx.emit("document_done", file=file, status=result.status, seconds=seconds)
     return result
+
+
+def named(result: DocumentResult, local: str, name: str) -> DocumentResult:
+    """``result`` with its errors naming the document as ``name`` rather than ``local``."""
+    if local == name:
+        return result
+
+    def rename(errors: tuple[ErrorItem, ...]) -> tuple[ErrorItem, ...]:
+        return tuple(e.model_copy(update={"file": name}) if e.file == local else e for e in errors)
+
+    pages = tuple(p.model_copy(update={"errors": rename(p.errors)}) for p in result.pages)
+    return result.model_copy(update={"errors": rename(result.errors), "pages": pages})
 
 
 def document_result(
@@ -390,10 +409,11 @@ async def aparse_to_folder(
     folder: Path,
     ctx: Runtime,
     cache: PageCache | None = None,
+    name: str | None = None,
 ) -> DocumentResult:
     """Parse one document and write its outputs into ``folder``: every finished page gets
     its overlay, also one served from the cache. Raises OutputError when the folder cannot
-    be written (after trying every output)."""
+    be written (after trying every output). ``name``: as for :func:`aparse`."""
     writer = DocumentWriter(folder, overlays=ctx.options.output.overlays)
 
     def on_page(result: PageResult, rendered: RenderedPage | None) -> None:
@@ -401,6 +421,6 @@ async def aparse_to_folder(
             writer.write_overlay(result, rendered.image, rendered.scale)
 
     started = time.perf_counter()
-    result = await aparse(path, ctx=ctx, on_page=on_page, cache=cache)
+    result = await aparse(path, ctx=ctx, on_page=on_page, cache=cache, name=name)
     writer.finish(result, ctx.options.budget.target_page_s, time.perf_counter() - started)
     return result

@@ -300,6 +300,10 @@ def test_s3_output_listed_and_read_back(
             == (parsed / name / "document.md").read_bytes()
         )
     assert not [p for p in listed if p.startswith("corpus/out/missing/")]
+    # a remote document is named by its URI, not by the file it was downloaded to
+    assert json.loads(fs.cat_file("corpus/out/long/document.json"))["source"] == (
+        "s3://corpus/in/long.pdf"
+    )
     status = fs.cat_file("corpus/out/_batch/status.jsonl").decode().splitlines()
     assert sorted(json.loads(line)["status"] for line in status) == ["failed", "ok", "ok"]
 

@@ -69,6 +69,11 @@ def actor_options(options: Options, cpus: float) -> Options:
     return override(options, changes, source="batch --cpus-per-worker")
 
 
+def _display_name(item: InputItem) -> str | None:
+    """A remote input goes by its URI in results and errors, not by its download's path."""
+    return item.uri if item.is_remote else None
+
+
 def page_ranges(page_count: int, per_task: int) -> list[tuple[int, int]]:
     """Consecutive 1-based inclusive ranges of at most ``per_task`` pages."""
     return [
@@ -192,7 +197,9 @@ class DocumentWorker:
             staging = self.destination.staging(name)
             try:
                 ctx = self._context(item)
-                result = self._loop.run_until_complete(aparse_to_folder(path, staging, ctx))
+                result = self._loop.run_until_complete(
+                    aparse_to_folder(path, staging, ctx, name=_display_name(item))
+                )
                 self.destination.commit(name, staging)
             except BaseException:
                 self.destination.discard(staging)
@@ -214,7 +221,9 @@ class DocumentWorker:
                     writer.write_overlay(page, rendered.image, rendered.scale)
 
             with self._local(item) as path:
-                result = self._loop.run_until_complete(aparse(path, ctx=ctx, on_page=on_page))
+                result = self._loop.run_until_complete(
+                    aparse(path, ctx=ctx, on_page=on_page, name=_display_name(item))
+                )
             overlays = {
                 page.index: writer.overlay_path(page.index).read_bytes()
                 for page in result.pages
@@ -236,7 +245,7 @@ class DocumentWorker:
         pages = sorted((page for part in ranges for page in part.pages), key=lambda p: p.index)
         errors = [error for part in ranges for error in part.errors]
         page_count = max(part.page_count for part in ranges)
-        file = item.uri if not item.is_remote else Path(item.uri).name
+        file = _display_name(item) or item.uri
         result = document_result(file, page_count, pages, errors, self.options)
         wall = max(part.ended for part in ranges) - min(part.started for part in ranges)
         staging = self.destination.staging(name)
