@@ -153,6 +153,8 @@ def _join_words(items: list[tuple[str, float, tuple[int, int, int, int]]]) -> st
 
 
 _STRIP_GAP = 24
+MAX_STRIP_HEIGHT = 30_000
+"""Below Tesseract's limit of 32767 pixels a side."""
 
 
 def read_line_strip(
@@ -160,9 +162,16 @@ def read_line_strip(
 ) -> list[tuple[str, float]]:
     """Text lines cut from a page, read in one Tesseract call: stacked one under the other on
     white, read as a uniform block, each reading taken back by its row. (text, confidence)
-    per crop; empty text where nothing was read."""
+    per crop; empty text where nothing was read. Tesseract refuses images over 32767 pixels a
+    side, so a taller stack is read in several calls."""
     if not crops:
         return []
+    height = _STRIP_GAP
+    for count, crop in enumerate(crops):
+        height += crop.height + _STRIP_GAP
+        if height > MAX_STRIP_HEIGHT and count > 0:
+            head = read_line_strip(crops[:count], lang, binary, timeout_s)
+            return head + read_line_strip(crops[count:], lang, binary, timeout_s)
     width = max(c.width for c in crops) + 2 * _STRIP_GAP
     height = sum(c.height + _STRIP_GAP for c in crops) + _STRIP_GAP
     strip = Image.new("RGB", (width, height), "white")

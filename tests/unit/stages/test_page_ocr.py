@@ -79,3 +79,21 @@ def test_a_number_misread_into_the_first_word_gives_way() -> None:
     assert _with_number("모든 국민은", "③") == "③ 모든 국민은"
     # a parenthesised Hangul item is not a misread number
     assert _with_number("(가) 국민은", "①") == "① (가) 국민은"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not tesseract_available(), reason="needs Tesseract (eng)")
+def test_a_stack_taller_than_tesseract_takes_is_read_in_parts() -> None:
+    """Tesseract refuses images over 32767 pixels a side ("Image too large"): a page with that
+    many lines is stacked in several strips, and every line is still read."""
+    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 40)
+    crops = []
+    for number in range(330):
+        image = Image.new("RGB", (420, 90), "white")
+        ImageDraw.Draw(image).text((10, 20), f"line {number}", font=font, fill="black")
+        crops.append(image)
+    assert sum(c.height + 24 for c in crops) > 32767
+    read = read_line_strip(crops, "eng")
+    assert len(read) == len(crops)
+    right = sum(text.replace(" ", "") == f"line{number}" for number, (text, _) in enumerate(read))
+    assert right >= 0.95 * len(crops)
