@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import logging
+
 from pagereader.render.markdown import page_markdown
 from pagereader.runtime import Runtime
 from pagereader.stages.state import PageState
 from pagereader.types import PageResult, StageTimes
+
+logger = logging.getLogger(__name__)
+
+UNREAD_INK = 0.02
+"""A scan with this share of ink or more, read as no text and no picture, is said to be."""
 
 
 async def run_assemble(ctx: Runtime, state: PageState) -> PageState:
@@ -15,6 +22,26 @@ async def run_assemble(ctx: Runtime, state: PageState) -> PageState:
         state.results, state.rendered.notes, mark_review=ctx.options.verify.mark_review
     )
     return state
+
+
+def unread_ink(state: PageState) -> tuple[str, ...]:
+    """A warning for a scan with ink on it from which nothing was read and in which no picture
+    was found (print too faint, too big or too strange for the detector): an empty page is
+    never returned in silence."""
+    decision = state.decision
+    if decision is None or state.trusted_text or state.errors:
+        return ()
+    ink = decision.features.ink_fraction
+    if ink < UNREAD_INK or any(
+        r.text.strip() or r.html or r.block.kind == "figure" for r in state.results
+    ):
+        return ()
+    note = (
+        f"{ink:.0%} of the page is ink, but no text was read and no picture found: "
+        "check the page (faint, very large or unusual print?)"
+    )
+    logger.warning("%s page %d: %s", state.file, state.index, note)
+    return (note,)
 
 
 def page_result(state: PageState, timings: StageTimes | None) -> PageResult:
@@ -35,5 +62,6 @@ def page_result(state: PageState, timings: StageTimes | None) -> PageResult:
         context=state.context,
         markdown=state.markdown,
         errors=tuple(state.errors),
+        warnings=unread_ink(state),
         timings=timings,
     )

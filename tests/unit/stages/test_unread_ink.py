@@ -1,0 +1,42 @@
+"""A scan with ink from which nothing was read and in which no picture was found says so in the
+page's warnings: an empty page is never returned in silence."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from pagereader.sources.base import RenderedPage
+from pagereader.stages.assemble import page_result
+from pagereader.stages.state import PageState
+from pagereader.types import Block, BlockResult, PageDecision, PageFeatures
+
+
+def _state(ink: float, results: list[BlockResult], trusted: bool = False) -> PageState:
+    page = RenderedPage(
+        file="scan.png", index=3, width=100, height=100, scale=1.0, image=Image.new("L", (100, 100))
+    )
+    decision = PageDecision(
+        page_class="scan",
+        max_pixels=501_760,
+        min_pixels=3136,
+        reasons=(),
+        features=PageFeatures(ink_fraction=ink),
+    )
+    return PageState(rendered=page, decision=decision, trusted_text=trusted, results=results)
+
+
+def _block(kind: str, text: str) -> BlockResult:
+    return BlockResult(block=Block(kind=kind, bbox=(0, 0, 50, 20)), text=text)
+
+
+def test_ink_with_nothing_read_is_said() -> None:
+    (warning,) = page_result(_state(0.12, []), None).warnings
+    assert warning.startswith("12% of the page is ink, but no text was read")
+    assert page_result(_state(0.12, [_block("text", "")]), None).warnings
+
+
+def test_text_a_picture_a_blank_page_or_a_text_layer_say_nothing() -> None:
+    assert page_result(_state(0.12, [_block("text", "read")]), None).warnings == ()
+    assert page_result(_state(0.12, [_block("figure", "")]), None).warnings == ()
+    assert page_result(_state(0.005, []), None).warnings == ()
+    assert page_result(_state(0.12, [], trusted=True), None).warnings == ()
