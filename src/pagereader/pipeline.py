@@ -8,7 +8,6 @@ recognize stage. A failing page becomes an ErrorItem and the document goes on (s
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -21,6 +20,7 @@ from pagereader.engines.registry import build_engines
 from pagereader.errors import PagereaderError
 from pagereader.layout.detector import load_model as load_layout_model
 from pagereader.options import Options
+from pagereader.page_digest import layer_digest, raster_digest
 from pagereader.render.json import SCHEMA_VERSION
 from pagereader.render.markdown import document_markdown, page_markdown
 from pagereader.render.writer import DocumentWriter
@@ -74,39 +74,6 @@ def _internal_error(file: str, page: int | None, stage: str, exc: BaseException)
         message=f"internal error: {type(exc).__name__}: {exc}",
         hint="rerun with --debug for the traceback and report it",
     )
-
-
-_DIGEST_ROWS = 256
-
-
-def raster_digest(page: RenderedPage) -> str:
-    """SHA-256 of a page's pixels: identical slides (a repeated divider, a template page) have
-    the same digest whatever their position in the deck. Hashed a band of rows at a time, so
-    a page at the pixel budget costs no second copy of itself."""
-    image = page.image
-    digest = hashlib.sha256(f"{image.size}{image.mode}".encode())
-    for top in range(0, image.height, _DIGEST_ROWS):
-        band = image.crop((0, top, image.width, min(image.height, top + _DIGEST_ROWS)))
-        digest.update(band.tobytes())
-    return digest.hexdigest()
-
-
-def layer_digest(page: RenderedPage) -> str:
-    """SHA-256 of what a page holds besides its pixels (its size in page units, text layer,
-    image boxes, render notes): two pages with identical pixels but different hidden text
-    are different pages to the cross-document lookup."""
-    facts = (
-        page.width,
-        page.height,
-        page.scale,
-        page.units_per_inch,
-        page.lines,
-        page.stats,
-        page.invisible_text_share,
-        page.image_boxes,
-        page.render_notes,
-    )
-    return hashlib.sha256(repr(facts).encode()).hexdigest()
 
 
 def _reuse(

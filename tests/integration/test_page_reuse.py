@@ -12,8 +12,9 @@ from typer.testing import CliRunner
 
 from pagereader.cli.app import app
 from pagereader.options import Options, override
+from pagereader.page_digest import raster_digest
 from pagereader.page_store import PageStore
-from pagereader.pipeline import aparse, aparse_to_folder, make_context, parse, raster_digest
+from pagereader.pipeline import aparse, aparse_to_folder, make_context, parse
 from pagereader.sources import open_source
 from pagereader.types import DocumentResult
 
