@@ -73,7 +73,7 @@ class RapidOCREngineOptions(_Options):
         "auto",
         description=(
             "the inference runtime of the shipped ONNX models: OpenVINO runs them 1.8-2.7x "
-            "faster on CPUs with bf16 support and as fast elsewhere; auto takes it when installed"
+            "faster in bf16, so auto takes it where the CPU has bf16, onnxruntime elsewhere"
         ),
     )
 

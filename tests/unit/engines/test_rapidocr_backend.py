@@ -13,8 +13,14 @@ from pagereader.options import RapidOCREngineOptions
 from pagereader.settings import resolve_options
 
 
-def test_auto_takes_openvino_when_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_auto_takes_openvino_where_it_computes_in_bf16(monkeypatch: pytest.MonkeyPatch) -> None:
     assert inference_backend(RapidOCREngineOptions(backend="onnxruntime")) == "onnxruntime"
+    assert inference_backend(RapidOCREngineOptions(backend="openvino")) == "openvino"
+    monkeypatch.setattr(rapidocr, "cpu_has_bf16", lambda: True)
+    assert inference_backend(RapidOCREngineOptions()) == "openvino"
+    monkeypatch.setattr(rapidocr, "cpu_has_bf16", lambda: False)
+    assert inference_backend(RapidOCREngineOptions()) == "onnxruntime"
+    monkeypatch.setattr(rapidocr, "cpu_has_bf16", lambda: True)
     real = importlib.util.find_spec
     monkeypatch.setattr(
         importlib.util, "find_spec", lambda name: None if name == "openvino" else real(name)
@@ -22,8 +28,13 @@ def test_auto_takes_openvino_when_installed(monkeypatch: pytest.MonkeyPatch) -> 
     assert inference_backend(RapidOCREngineOptions()) == "onnxruntime"
     with pytest.raises(ConfigError, match="openvino"):
         rapidocr._runtime_params(RapidOCREngineOptions(backend="openvino"))
-    monkeypatch.setattr(importlib.util, "find_spec", real)
-    assert inference_backend(RapidOCREngineOptions()) == "openvino"
+
+
+def test_the_cpu_check_answers_from_openvino() -> None:
+    from openvino import Core
+
+    capabilities = Core().get_property("CPU", "OPTIMIZATION_CAPABILITIES")
+    assert rapidocr.cpu_has_bf16() == ("BF16" in capabilities)
 
 
 def test_environment_sets_backend_and_threads(monkeypatch: pytest.MonkeyPatch) -> None:
