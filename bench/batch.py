@@ -47,6 +47,14 @@ def corpus(folder: Path) -> int:
     return pages
 
 
+def corpus_folder(prefix: str) -> tuple[Path, Path, int]:
+    """A fresh work folder, its ``in`` folder holding the corpus, and the corpus's pages."""
+    work = Path(tempfile.mkdtemp(prefix=prefix))
+    inputs = work / "in"
+    inputs.mkdir()
+    return work, inputs, corpus(inputs)
+
+
 def run(args: list[str]) -> float:
     env = {**os.environ, "OMP_THREAD_LIMIT": "1", "PYTHONPATH": str(ROOT / "src")}
     started = time.perf_counter()
@@ -95,10 +103,7 @@ def empty_call_seconds(calls: int = 200) -> float:
 
 def main() -> None:
     argparse.ArgumentParser(description=__doc__).parse_args()
-    work = Path(tempfile.mkdtemp(prefix="bench-batch-"))
-    inputs = work / "in"
-    inputs.mkdir()
-    pages = corpus(inputs)
+    work, inputs, pages = corpus_folder("bench-batch-")
     documents = len(list(inputs.iterdir()))
     rows: list[tuple[str, float, float]] = []
     for jobs in (1, 2):

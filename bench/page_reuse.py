@@ -11,26 +11,22 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from batch import batch_run_facts, corpus, run
+from batch import batch_run_facts, corpus_folder, run
 
 
 def main() -> None:
     argparse.ArgumentParser(description=__doc__).parse_args()
-    work = Path(tempfile.mkdtemp(prefix="bench-reuse-"))
-    inputs = work / "in"
-    inputs.mkdir()
-    pages = corpus(inputs)
+    work, inputs, pages = corpus_folder("bench-reuse-")
     rows: list[tuple[str, float, float, object]] = []
     for flag in ("--no-reuse-pages", "--reuse-pages"):
         out = work / flag.strip("-")
         args = ["batch", str(inputs), "-o", str(out), "--cpus", "2", "--workers", "1", flag]
         seconds = run(args)
-        summary, inside = batch_run_facts(out)
+        summary, inside, _span = batch_run_facts(out)
         rows.append((flag, seconds, inside, summary["reused_pages"]))
     print(f"{pages} digital pages, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
     header = f"{'batch --workers 1':<20} {'wall s':>7} {'pages/s':>8}"

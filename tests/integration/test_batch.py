@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-import ray
 from typer.testing import CliRunner
 
 from pagereader.batch import BatchConfig, BatchStats, run_batch
@@ -34,13 +33,6 @@ from fixtures import Fixtures
 pytestmark = pytest.mark.slow  # seconds of real engines, servers or processes
 
 RUNNER = CliRunner()
-
-
-@pytest.fixture(scope="module")
-def local_ray() -> Iterator[None]:
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield
-    ray.shutdown()
 
 
 def _concat(paths: list[Path], dest: Path) -> int:

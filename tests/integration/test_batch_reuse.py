@@ -6,11 +6,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-import ray
 from typer.testing import CliRunner
 
 from pagereader.batch import BatchConfig, run_batch
@@ -26,13 +23,6 @@ from pagereader.pipeline import parse
 from fixtures import deck_of_pages
 
 RUNNER = CliRunner()
-
-
-@pytest.fixture(scope="module")
-def local_ray() -> Iterator[None]:
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield
-    ray.shutdown()
 
 
 def _marks(out: Path, name: str) -> list[tuple[int | None, str | None]]:
