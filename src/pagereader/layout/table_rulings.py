@@ -82,7 +82,10 @@ def _filled(smooth: Gray, background: int) -> Gray:
     """
     spread = cv2.morphologyEx(smooth, cv2.MORPH_GRADIENT, np.ones((5, 5), np.uint8))
     off = cv2.absdiff(cv2.blur(smooth, (5, 5)), np.full_like(smooth, background))
-    grain = np.bincount(spread[off <= _CONTRAST], minlength=256).cumsum()
+    near = np.asarray(off <= _CONTRAST, dtype=np.uint8)  # a histogram under a mask: no
+    # copy of the page's pixels widened to 64 bits, as np.bincount would make
+    counts = cv2.calcHist([spread], [0], near, [256], [0, 256]).ravel()
+    grain = np.rint(counts).astype(np.int64).cumsum()
     limit = _SMOOTH if grain[-1] == 0 else max(_SMOOTH, 2 + np.searchsorted(grain, 0.9 * grain[-1]))
     return np.where((spread <= limit) & (off > _CONTRAST), 255, 0).astype(np.uint8)
 

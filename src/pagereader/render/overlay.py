@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
@@ -23,19 +24,16 @@ _MAX_WIDTH = 1400
 
 
 def draw_overlay(image: Image.Image, scale: float, results: Sequence[BlockResult]) -> Image.Image:
-    """A copy of the page (at most 1400 px wide) with labelled block outlines."""
-    factor = min(1.0, _MAX_WIDTH / max(1, image.width))
-    if factor < 1.0:  # shrink first: the page itself is never copied at full size
-        size = (max(1, int(image.width * factor)), max(1, int(image.height * factor)))
-        canvas = image.resize(size, Image.Resampling.BILINEAR)  # a picture of boxes: bilinear
-        # is enough, and 1.5x faster than the default bicubic
-    else:
-        canvas = image.copy()
+    """A copy of the page at most 1400 px wide with labelled block outlines. A wider page is
+    shrunk by a whole factor (each overlay pixel the mean of a k x k square): a tenth of the
+    time of a resampling filter, and the page itself is never copied at full size."""
+    shrink = max(1, math.ceil(image.width / _MAX_WIDTH))
+    canvas = image.reduce(shrink) if shrink > 1 else image.copy()
     if canvas.mode != "RGB":
         canvas = canvas.convert("RGB")
     draw = ImageDraw.Draw(canvas)
     font = ImageFont.load_default(size=max(12, canvas.width // 90))
-    k = scale * factor
+    k = scale / shrink
     for result in results:
         block = result.block
         color = COLORS.get(block.kind, "#000000")
