@@ -47,3 +47,17 @@ def test_dots_only_name_stays_inside_out(tmp_path: Path, cli: Cli) -> None:
     assert len(written) == 1
     assert written[0].parent.parent == out
     assert json.loads(written[0].read_text(encoding="utf-8"))["source"] == str(dots)
+
+
+def test_outputs_inside_the_input_folder_are_never_read_back(tmp_path: Path, cli: Cli) -> None:
+    """``parse docs -o docs/parsed`` run twice, then into a second OUT beside the first: the
+    page overlays written the first time are never parsed as scans."""
+    docs = tmp_path / "docs"
+    text_pdf(docs / "memo.pdf", title="Memo")
+    for out in (docs / "parsed", docs / "parsed", docs / "again"):
+        done = cli("parse", docs, "-o", out, "--no-resume")
+        assert done.returncode == 0, done.stderr
+        assert sorted(_sources(out).values()) == [str(docs / "memo.pdf")]
+        assert list(out.iterdir()) != [] and not (out / "001").exists()
+    assert "holds pagereader's outputs" in done.stderr
+    assert sorted(p.name for p in docs.iterdir()) == ["again", "memo.pdf", "parsed"]

@@ -15,6 +15,12 @@ from pathlib import Path, PurePosixPath
 
 from pagereader.errors import InputError
 from pagereader.sources import SUPPORTED_SUFFIXES
+from pagereader.sources.discover import (
+    BATCH_DIR,
+    DOCUMENT_MARKERS,
+    outside_outputs,
+    walk_documents,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -49,17 +55,6 @@ def _local(text: str) -> str:
     return text.removeprefix("file://")
 
 
-def _walk_sorted(folder: Path) -> Iterator[InputItem]:
-    """Supported files under ``folder`` in ``parse``'s order (paths sorted by their parts),
-    one folder level in memory at a time."""
-    entries = sorted(folder.iterdir())
-    for entry in entries:
-        if entry.is_dir():
-            yield from _walk_sorted(entry)
-        elif entry.is_file() and entry.suffix.lower() in SUPPORTED_SUFFIXES:
-            yield InputItem(str(entry))
-
-
 def _manifest_lines(path: Path) -> Iterator[str]:
     """Paths or URIs of a manifest, one document a line (taken as written: no listing, so a
     million-line manifest costs no object-store calls); a ``.jsonl`` line is ``{"path": ...}``
@@ -85,36 +80,60 @@ def _manifest_lines(path: Path) -> Iterator[str]:
                 yield str(path.parent / line)
 
 
-def _expand_uri(uri: str, storage_options: dict[str, object]) -> Iterator[InputItem]:
-    """A remote file, or every supported file under a remote prefix or glob."""
+def _remote_outputs(found: list[str], skip: str) -> set[str]:
+    """Folders among ``found`` object keys that hold pagereader's outputs: a document's
+    (its markers side by side), or a run's OUT (its ``_batch`` prefix), or ``skip``."""
+    keys = set(found)
+    folders = {skip} if skip else set()
+    for key in found:
+        folder, _, name = key.rpartition("/")
+        if name == DOCUMENT_MARKERS[0] and f"{folder}/{DOCUMENT_MARKERS[1]}" in keys:
+            folders.add(folder)
+        if f"/{BATCH_DIR}/" in key:
+            folders.add(key.split(f"/{BATCH_DIR}/", 1)[0])
+    return folders
+
+
+def _expand_uri(uri: str, storage_options: dict[str, object], skip: str) -> Iterator[InputItem]:
+    """A remote file, or every supported file under a remote prefix or glob, except what lies
+    in pagereader's outputs (``skip`` is the run's OUT)."""
     import fsspec
 
     fs, _, paths = fsspec.get_fs_token_paths(uri, storage_options=storage_options)
     protocol = uri.split("://", 1)[0]
+    barrier = skip.split("://", 1)[-1].rstrip("/") if skip.startswith(f"{protocol}://") else ""
     for path in sorted(paths):
         if fs.isdir(path):
-            for found in sorted(fs.find(path)):
-                if PurePosixPath(found).suffix.lower() in SUPPORTED_SUFFIXES:
-                    yield InputItem(f"{protocol}://{found}")
+            found = sorted(fs.find(path))
+            outputs = _remote_outputs(found, barrier)
+            for key in found:
+                if PurePosixPath(key).suffix.lower() not in SUPPORTED_SUFFIXES:
+                    continue
+                if any(key.startswith(f"{folder}/") for folder in outputs):
+                    continue
+                yield InputItem(f"{protocol}://{key}")
         else:
             yield InputItem(f"{protocol}://{path}")
 
 
 def iter_inputs(
-    inputs: Iterable[str], storage_options: dict[str, object] | None = None
+    inputs: Iterable[str], storage_options: dict[str, object] | None = None, out: str = ""
 ) -> Iterator[InputItem]:
     """Every document the inputs name, lazily, in order (``storage_options`` go to fsspec
-    for URIs: endpoint, credentials)."""
+    for URIs: endpoint, credentials). Folders, prefixes and globs never yield what lies in
+    pagereader's outputs: ``out`` (this run's OUT) or an earlier run's."""
+    skip = None if not out or is_uri(out) else Path(_local(out))
     for text in inputs:
         if is_uri(text):
-            yield from _expand_uri(text, storage_options or {})
+            yield from _expand_uri(text, storage_options or {}, out)
             continue
         path = Path(_local(text))
         if path.is_dir():
-            yield from _walk_sorted(path)
+            yield from (InputItem(str(found)) for found in walk_documents(path, skip))
         elif path.suffix.lower() in MANIFEST_SUFFIXES and path.is_file():
             yield from (InputItem(line) for line in _manifest_lines(path))
         elif glob.has_magic(text):
-            yield from (InputItem(match) for match in sorted(glob.iglob(text, recursive=True)))
+            matches = iter(sorted(glob.iglob(text, recursive=True)))
+            yield from (InputItem(str(found)) for found in outside_outputs(matches, skip))
         else:
             yield InputItem(str(path))

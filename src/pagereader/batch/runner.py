@@ -230,7 +230,7 @@ class BatchRun:
             logger.info("removed %d staging folders left by an interrupted run", cleaned)
         self.manifest.start_run(self.run_id, self.options, self.digest)
         self._size_pool()
-        items = iter_inputs(inputs, self.destination.storage_options)
+        items = iter_inputs(inputs, self.destination.storage_options, self.destination.out)
         exhausted: Iterator[InputItem] = iter(())
         more = True
         last_report = 0.0

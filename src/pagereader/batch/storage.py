@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from pagereader.batch.inputs import is_uri
+from pagereader.sources.discover import BATCH_DIR as BATCH_DIR
 
 logger = logging.getLogger(__name__)
 
 MARKER = "_SUCCESS"
-BATCH_DIR = "_batch"
 
 
 class Destination:

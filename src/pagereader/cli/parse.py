@@ -31,27 +31,24 @@ from pagereader.render.json import SCHEMA_VERSION
 from pagereader.render.names import output_names
 from pagereader.runtime import Runtime
 from pagereader.settings import resolve_options
-from pagereader.sources import SUPPORTED_SUFFIXES
+from pagereader.sources.discover import PARSE_CACHE, walk_documents
 from pagereader.types import DocumentResult, ErrorItem
 
 console = Console(stderr=True)
-CACHE_NAME = ".pagereader-cache.sqlite"
+CACHE_NAME = PARSE_CACHE
 
 
 logger = logging.getLogger(__name__)
 
 
-def expand_inputs(inputs: list[Path]) -> list[Path]:
-    """Files as given; folders expanded to the supported files inside them (sorted); a file
-    named twice is parsed once."""
+def expand_inputs(inputs: list[Path], out: Path | None = None) -> list[Path]:
+    """Files as given; folders expanded to the supported files inside them (sorted), never
+    entering pagereader's outputs (``out`` and earlier runs'); a file named twice is parsed
+    once."""
     files: list[Path] = []
     for item in inputs:
         if item.is_dir():
-            files.extend(
-                p
-                for p in sorted(item.rglob("*"))
-                if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES
-            )
+            files.extend(walk_documents(item, skip=out))
         else:
             files.append(item)
     unique: dict[str, Path] = {}
@@ -209,7 +206,7 @@ def parse_command(
             ("output", "overlays"): overlays,
         }
         options = resolve_options(config, flags)
-        files = expand_inputs(inputs)
+        files = expand_inputs(inputs, out)
         if not files:
             console.print("[red]error[/red] no supported files found in the inputs")
             raise typer.Exit(1)

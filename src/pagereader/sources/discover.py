@@ -1,0 +1,67 @@
+"""Which files under an input folder are documents to read.
+
+A folder that pagereader wrote is never read back as input: an output folder kept inside the
+input folder (``parse docs -o docs/parsed``) would otherwise have its page overlays parsed as
+scans on the next run, and a batch walking its input lazily would read the documents it has
+just written. Such a folder is a document's output (``document.json`` beside
+``document.md``), a run's OUT (``parse``'s page cache or ``batch``'s ``_batch`` folder in
+it), or this run's own OUT.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from pagereader.sources import SUPPORTED_SUFFIXES
+
+logger = logging.getLogger(__name__)
+
+DOCUMENT_MARKERS = ("document.json", "document.md")
+PARSE_CACHE = ".pagereader-cache.sqlite"
+BATCH_DIR = "_batch"
+
+
+def is_output_folder(folder: Path) -> bool:
+    """True for a document's output folder, or a ``parse`` or ``batch`` run's OUT."""
+    return (
+        all((folder / name).is_file() for name in DOCUMENT_MARKERS)
+        or (folder / PARSE_CACHE).is_file()
+        or (folder / BATCH_DIR).is_dir()
+    )
+
+
+def _same(path: Path, other: Path | None) -> bool:
+    return other is not None and os.path.realpath(path) == os.path.realpath(other)
+
+
+def walk_documents(folder: Path, skip: Path | None = None) -> Iterator[Path]:
+    """Supported files under ``folder``, sorted by their path's parts, one folder level in
+    memory at a time; output folders and ``skip`` (the run's OUT) are not entered."""
+    for entry in sorted(folder.iterdir()):
+        if entry.is_dir():
+            if _same(entry, skip) or is_output_folder(entry):
+                logger.warning("not reading %s: it holds pagereader's outputs", entry)
+                continue
+            yield from walk_documents(entry, skip)
+        elif entry.is_file() and entry.suffix.lower() in SUPPORTED_SUFFIXES:
+            yield entry
+
+
+def outside_outputs(matches: Iterator[str], skip: Path | None = None) -> Iterator[Path]:
+    """The matches of a glob that lie neither in an output folder nor in ``skip`` (each
+    folder looked at once per glob)."""
+    barrier = Path(os.path.realpath(skip)) if skip is not None else None
+    seen: dict[Path, bool] = {}
+
+    def excluded(folder: Path) -> bool:
+        if folder not in seen:
+            seen[folder] = folder == barrier or is_output_folder(folder)
+        return seen[folder]
+
+    for match in matches:
+        path = Path(match)
+        if not any(excluded(parent) for parent in Path(os.path.realpath(path)).parents):
+            yield path
