@@ -1,5 +1,9 @@
 """Counting a batch as it goes: documents and pages done and failed, pages per second, and the
-end summary (p50/p95 seconds a page by page class, failures with their messages)."""
+end summary (p50/p95 seconds a page by page class, failures with their messages).
+
+Two rates: over the whole run, and steady, from the first document started to the last one
+done. The second leaves out the workers' start (a process each, and its models loaded), a
+fixed cost of a run: it is the rate a long corpus runs at, the one to size a cluster by."""
 
 from __future__ import annotations
 
@@ -35,8 +39,18 @@ class BatchStats:
     in_flight: int = 0
     failures: list[tuple[str, str]] = field(default_factory=list)
     page_seconds: dict[str, list[float]] = field(default_factory=dict)
+    first_started: float | None = None
+    last_done: float = 0.0
 
-    def add(self, outcome: Outcome) -> None:
+    def add(self, outcome: Outcome, now: float | None = None) -> None:
+        """Count a finished document (``now``: when it came back, on this clock)."""
+        now = time.perf_counter() if now is None else now
+        if outcome.seconds > 0:
+            began = now - outcome.seconds
+            self.first_started = (
+                began if self.first_started is None else min(self.first_started, began)
+            )
+            self.last_done = now
         self.documents += 1
         self.pages += outcome.pages
         self.cache_hits += outcome.cache_hits
@@ -57,6 +71,18 @@ class BatchStats:
     def pages_per_second(self) -> float:
         return self.pages / self.elapsed if self.elapsed > 0 else 0.0
 
+    @property
+    def workers_start_s(self) -> float:
+        """Seconds from the run's start to its first document's: the workers' start."""
+        return 0.0 if self.first_started is None else self.first_started - self.started
+
+    @property
+    def steady_pages_per_second(self) -> float:
+        """Pages per second from the first document started to the last one done."""
+        if self.first_started is None or self.last_done <= self.first_started:
+            return 0.0
+        return self.pages / (self.last_done - self.first_started)
+
     def line(self) -> str:
         """The live progress line."""
         return (
@@ -76,6 +102,8 @@ class BatchStats:
             "tasks": self.tasks,
             "seconds": round(self.elapsed, 3),
             "pages_per_second": round(self.pages_per_second, 3),
+            "steady_pages_per_second": round(self.steady_pages_per_second, 3),
+            "workers_start_s": round(self.workers_start_s, 3),
             "duplicate_pages": self.cache_hits,
             "reused_pages": self.reused,
             "seconds_per_page": {

@@ -120,7 +120,9 @@ def batch_command(
     console.print(
         f"{stats.documents} documents parsed ({stats.partial} partial, {stats.failed} failed),"
         f" {stats.skipped} already complete and skipped, {stats.pages} pages,"
-        f" {stats.pages_per_second:.2f} pages/s, {stats.reused} reused pages (read before in"
+        f" {stats.pages_per_second:.2f} pages/s ({stats.steady_pages_per_second:.2f} once the"
+        f" workers were up, {stats.workers_start_s:.1f} s after the start),"
+        f" {stats.reused} reused pages (read before in"
         f" another document or run), {stats.cache_hits} repeated within a document",
         highlight=False,
     )

@@ -170,3 +170,17 @@ def test_an_actor_keeps_to_its_cpus() -> None:
     )
     kept = actor_options(served, 1.0)
     assert (kept.ocr.threads, kept.budget.pages_in_flight) == (1, served.budget.pages_in_flight)
+
+
+def test_steady_rate_leaves_out_the_workers_start() -> None:
+    stats = BatchStats(started=100.0)
+    # two workers up 2 s after the run's start; documents of 1 s and 2 s end at 103, 104, 106
+    stats.add(Outcome(uri="a", name="a", status="ok", pages=4, seconds=1.0), now=103.0)
+    stats.add(Outcome(uri="b", name="b", status="ok", pages=2, seconds=2.0), now=104.0)
+    stats.add(Outcome(uri="c", name="c", status="failed", error="c: broken"), now=105.0)
+    stats.add(Outcome(uri="d", name="d", status="ok", pages=4, seconds=2.0), now=106.0)
+    assert stats.workers_start_s == pytest.approx(2.0)
+    assert stats.steady_pages_per_second == pytest.approx(10 / 4.0)
+    summary = stats.summary()
+    assert summary["steady_pages_per_second"] == 2.5 and summary["workers_start_s"] == 2.0
+    assert BatchStats().steady_pages_per_second == 0.0
