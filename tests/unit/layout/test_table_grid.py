@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from pagereader.layout.table_cells import fill_table, tables_from_raster
-from pagereader.layout.table_grid import build_grid, find_ruled_tables
+from pagereader.layout.table_grid import _segments, build_grid, find_ruled_tables
 from pagereader.types import TextLine
 
 SCALE = 2.0  # pixels per page unit
@@ -268,3 +268,22 @@ def test_no_table_in_text_on_tinted_paper_or_in_a_bar_chart() -> None:
     cv2.line(chart, (150, 700), (1300, 700), (0, 0, 0), 3)
     cv2.line(chart, (150, 200), (150, 700), (0, 0, 0), 3)
     assert find_ruled_tables(chart) == []
+
+
+def test_ruling_pieces_are_the_8_connected_components() -> None:
+    """The pieces' boxes from border tracing equal a full labelling's, nested pieces and pieces
+    joined only at a corner included."""
+    mask = np.zeros((200, 300), np.uint8)
+    cv2.rectangle(mask, (10, 10), (150, 120), 255, 3)  # a frame with a hole...
+    cv2.line(mask, (40, 60), (120, 60), 255, 2)  # ...and a rule inside the hole
+    cv2.line(mask, (160, 20), (260, 20), 255, 1)
+    mask[21, 261] = 255  # touches the rule above only at a corner
+    mask[22, 262:290] = 255
+    cv2.rectangle(mask, (200, 100), (280, 180), 255, -1)  # a solid block
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    expected = sorted(
+        (float(x), float(y), float(x + w), float(y + h)) for x, y, w, h, _ in stats[1:count]
+    )
+    pieces = _segments(mask, horizontal=True)
+    assert sorted((s[1], s[3], s[2], s[4]) for s in pieces) == expected
+    assert len(pieces) == 4
