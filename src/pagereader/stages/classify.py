@@ -264,10 +264,14 @@ def _classify(ctx: Runtime, state: PageState) -> PageState:
     before = state.rendered
     options = ctx.options.classify
     trusted, _ = text_layer_trusted(text_layer_probe(before), before.invisible_text_share, options)
-    with ThreadPoolExecutor(max_workers=1) as pool:  # features beside the script decision
-        measured = pool.submit(classify_page, before, options)
+    if trusted or ctx.options.lang:  # the script is counted or given: nothing to overlap
         script, script_reason = _script(ctx, state, trusted)
-        decision, trusted, tables = measured.result()
+        decision, trusted, tables = classify_page(before, options)
+    else:
+        with ThreadPoolExecutor(max_workers=1) as pool:  # features beside orientation+script
+            measured = pool.submit(classify_page, before, options)
+            script, script_reason = _script(ctx, state, trusted)
+            decision, trusted, tables = measured.result()
     if state.rendered is not before:  # turned upright: measure the page as it now stands
         decision, trusted, tables = classify_page(state.rendered, ctx.options.classify)
     state.table_boxes = tables
