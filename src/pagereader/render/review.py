@@ -57,7 +57,8 @@ def _page_section(page: PageResult, flagged: Sequence[BlockResult], pages_dir: s
 
 
 def review_markdown(result: DocumentResult, pages_dir: str = "pages") -> str:
-    """The review document: flagged blocks by page, then the automatic corrections."""
+    """The review document: pages whose whole needs a look (print no block holds, ink read as
+    nothing), flagged blocks by page, then the automatic corrections."""
     total = sum(len(page.blocks) for page in result.pages)
     flagged = {
         page.index: [b for b in page.blocks if b.verdict.action == "review"]
@@ -80,8 +81,17 @@ def review_markdown(result: DocumentResult, pages_dir: str = "pages") -> str:
             f"Status {result.status}: {len(result.errors)} error(s), listed under Errors below."
         )
         lines.append("")
-    elif count == 0 and not corrected:
+    elif count == 0 and not corrected and not any(page.warnings for page in result.pages):
         lines.append("Nothing to review: every block was accepted as first answered.")
+    warned = [page for page in result.pages if page.warnings]
+    if warned:
+        lines += ["## Pages to check", ""]
+        lines.extend(
+            f"- [page {page.index}]({pages_dir}/{page.index:03d}.png): {_cell(warning)}"
+            for page in warned
+            for warning in page.warnings
+        )
+        lines.append("")
     for page in result.pages:
         if flagged[page.index]:
             lines.extend(_page_section(page, flagged[page.index], pages_dir))

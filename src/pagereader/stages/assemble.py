@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from pagereader.render.markdown import page_markdown
 from pagereader.runtime import Runtime
+from pagereader.stages.classify import analysis_copy
+from pagereader.stages.missed_text import MissedText, missed_text
 from pagereader.stages.state import PageState
 from pagereader.types import PageResult, StageTimes
 
@@ -16,12 +19,24 @@ UNREAD_INK = 0.02
 
 
 async def run_assemble(ctx: Runtime, state: PageState) -> PageState:
-    """Order the results and write the page's Markdown."""
+    """Order the results, write the page's Markdown, and on a scan look for print that no
+    block holds."""
     state.results = sorted(state.results, key=lambda r: r.block.order)
     state.markdown = page_markdown(
         state.results, state.rendered.notes, mark_review=ctx.options.verify.mark_review
     )
+    if not state.trusted_text and state.decision is not None and not state.errors:
+        missed = await asyncio.to_thread(_missed, state)
+        if missed is not None:
+            note = missed.note()
+            logger.warning("%s page %d: %s", state.file, state.index, note)
+            state.warnings.append(note)
     return state
+
+
+def _missed(state: PageState) -> MissedText | None:
+    gray, unit_scale = analysis_copy(state.rendered)
+    return missed_text(gray, unit_scale, state.results)
 
 
 def unread_ink(state: PageState) -> tuple[str, ...]:
@@ -62,6 +77,6 @@ def page_result(state: PageState, timings: StageTimes | None) -> PageResult:
         context=state.context,
         markdown=state.markdown,
         errors=tuple(state.errors),
-        warnings=unread_ink(state),
+        warnings=unread_ink(state) + tuple(state.warnings),
         timings=timings,
     )

@@ -24,6 +24,7 @@ class PageState:
     errors: list[ErrorItem] = field(default_factory=list)
     context: PageContext | None = None
     markdown: str = ""
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def file(self) -> str:
