@@ -7,6 +7,10 @@ it. On an fsspec OUT (``s3://bucket/prefix``) object stores have no rename, so t
 uploaded under the document's prefix and a ``_SUCCESS`` marker object is written last: a
 document counts as present only with its marker, and a retry first deletes whatever an
 interrupted attempt left there.
+
+A local commit flushes the document's files and folders to the disk before the rename and the
+rename after it, so the run manifest, which records the document only once the commit has
+returned, never names as complete a document a power cut could leave empty.
 """
 
 from __future__ import annotations
@@ -27,6 +31,26 @@ from pagereader.sources.discover import BATCH_DIR as BATCH_DIR
 logger = logging.getLogger(__name__)
 
 MARKER = "_SUCCESS"
+
+
+def _sync(path: Path) -> None:
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def sync_tree(folder: Path) -> None:
+    """Flush every file under ``folder``, then the folders that name them, to the disk."""
+    folders = [folder]
+    for path in sorted(folder.rglob("*")):
+        if path.is_dir():
+            folders.append(path)
+        else:
+            _sync(path)
+    for path in reversed(folders):
+        _sync(path)
 
 
 class Destination:
@@ -68,11 +92,14 @@ class Destination:
 
     def _commit_local(self, name: str, staging: Path) -> None:
         final = Path(self.out) / name
+        sync_tree(staging)  # on disk before the rename publishes it: after a power cut the
+        # manifest never counts a document whose files were still only in memory
         if final.exists():
             trash = final.parent / BATCH_DIR / "staging" / f"{name}.old-{uuid.uuid4().hex[:8]}"
             os.rename(final, trash)
             shutil.rmtree(trash, ignore_errors=True)
         os.rename(staging, final)
+        _sync(final.parent)  # the rename itself
 
     def _commit_remote(self, name: str, staging: Path) -> None:
         fs = self._fs()

@@ -113,6 +113,31 @@ def test_local_commit_replaces_whole_folders(tmp_path: Path) -> None:
     assert destination.clean_staging() == 1 and not leftover.exists()
 
 
+def test_local_commit_is_on_disk_before_it_is_published(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every file and folder of the document is flushed before the rename, OUT after it."""
+    import pagereader.batch.storage as storage
+
+    destination = Destination(str(tmp_path / "out"))
+    staging = destination.staging("doc")
+    (staging / "pages").mkdir()
+    for name in ("document.md", "document.json", "pages/001.png"):
+        (staging / name).write_bytes(b"x")
+    expected = {staging, *staging.rglob("*")}
+    flushed: list[tuple[Path, bool]] = []
+    real_sync = storage._sync
+
+    def spy(path: Path) -> None:
+        real_sync(path)
+        flushed.append((path, (tmp_path / "out" / "doc").exists()))
+
+    monkeypatch.setattr(storage, "_sync", spy)
+    destination.commit("doc", staging)
+    assert {path for path, published in flushed if not published} == expected
+    assert flushed[-1] == (tmp_path / "out", True)  # the rename, flushed last
+
+
 def test_stats_summary_by_class_and_failures() -> None:
     stats = BatchStats()
     digital = [0.5, 1.5, 1.0, 2.0]
