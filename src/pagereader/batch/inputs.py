@@ -81,16 +81,18 @@ def _manifest_lines(path: Path) -> Iterator[str]:
 
 
 def _remote_outputs(found: list[str], skip: str) -> set[str]:
-    """Folders among ``found`` object keys that hold pagereader's outputs: a document's
-    (its markers side by side), or a run's OUT (its ``_batch`` prefix), or ``skip``."""
+    """Folders among ``found`` object keys that hold pagereader's outputs: a document's (its
+    markers side by side) or a batch's ``_batch`` folder; and ``skip``, this run's OUT."""
     keys = set(found)
     folders = {skip} if skip else set()
     for key in found:
         folder, _, name = key.rpartition("/")
-        if name == DOCUMENT_MARKERS[0] and f"{folder}/{DOCUMENT_MARKERS[1]}" in keys:
+        if name == DOCUMENT_MARKERS[0] and all(
+            f"{folder}/{marker}" in keys for marker in DOCUMENT_MARKERS
+        ):
             folders.add(folder)
         if f"/{BATCH_DIR}/" in key:
-            folders.add(key.split(f"/{BATCH_DIR}/", 1)[0])
+            folders.add(key.split(f"/{BATCH_DIR}/", 1)[0] + f"/{BATCH_DIR}")
     return folders
 
 

@@ -31,11 +31,11 @@ from pagereader.render.json import SCHEMA_VERSION
 from pagereader.render.names import output_names
 from pagereader.runtime import Runtime
 from pagereader.settings import resolve_options
-from pagereader.sources.discover import PARSE_CACHE, walk_documents
+from pagereader.sources.discover import walk_documents
 from pagereader.types import DocumentResult, ErrorItem
 
 console = Console(stderr=True)
-CACHE_NAME = PARSE_CACHE
+CACHE_NAME = ".pagereader-cache.sqlite"
 
 
 logger = logging.getLogger(__name__)

@@ -3,9 +3,10 @@
 A folder that pagereader wrote is never read back as input: an output folder kept inside the
 input folder (``parse docs -o docs/parsed``) would otherwise have its page overlays parsed as
 scans on the next run, and a batch walking its input lazily would read the documents it has
-just written. Such a folder is a document's output (``document.json`` beside
-``document.md``), a run's OUT (``parse``'s page cache or ``batch``'s ``_batch`` folder in
-it), or this run's own OUT.
+just written. Such a folder is a document's output (``document.json``, ``document.md`` and
+``timings.json`` side by side), a batch's ``_batch`` folder, or this run's own OUT. An earlier
+run's OUT is entered, so a document a user keeps there is still read; only the outputs in it
+are passed over.
 """
 
 from __future__ import annotations
@@ -19,18 +20,16 @@ from pagereader.sources import SUPPORTED_SUFFIXES
 
 logger = logging.getLogger(__name__)
 
-DOCUMENT_MARKERS = ("document.json", "document.md")
-PARSE_CACHE = ".pagereader-cache.sqlite"
+DOCUMENT_MARKERS = ("document.json", "document.md", "timings.json")
 BATCH_DIR = "_batch"
+BATCH_MARKERS = ("manifest.sqlite", "staging")
 
 
 def is_output_folder(folder: Path) -> bool:
-    """True for a document's output folder, or a ``parse`` or ``batch`` run's OUT."""
-    return (
-        all((folder / name).is_file() for name in DOCUMENT_MARKERS)
-        or (folder / PARSE_CACHE).is_file()
-        or (folder / BATCH_DIR).is_dir()
-    )
+    """True for a document's output folder, or a batch's ``_batch`` folder."""
+    if folder.name == BATCH_DIR:
+        return any((folder / name).exists() for name in BATCH_MARKERS)
+    return all((folder / name).is_file() for name in DOCUMENT_MARKERS)
 
 
 def _same(path: Path, other: Path | None) -> bool:
@@ -39,13 +38,23 @@ def _same(path: Path, other: Path | None) -> bool:
 
 def walk_documents(folder: Path, skip: Path | None = None) -> Iterator[Path]:
     """Supported files under ``folder``, sorted by their path's parts, one folder level in
-    memory at a time; output folders and ``skip`` (the run's OUT) are not entered."""
+    memory at a time; output folders and ``skip`` (the run's OUT) are not entered, and a
+    warning names the first of them and counts the rest."""
+    passed: list[Path] = []
+    yield from _walk(folder, skip, passed)
+    if len(passed) > 1:
+        logger.warning("...and %d more folders of pagereader's outputs not read", len(passed) - 1)
+
+
+def _walk(folder: Path, skip: Path | None, passed: list[Path]) -> Iterator[Path]:
     for entry in sorted(folder.iterdir()):
         if entry.is_dir():
             if _same(entry, skip) or is_output_folder(entry):
-                logger.warning("not reading %s: it holds pagereader's outputs", entry)
+                if not passed:
+                    logger.warning("not reading %s: it holds pagereader's outputs", entry)
+                passed.append(entry)
                 continue
-            yield from walk_documents(entry, skip)
+            yield from _walk(entry, skip, passed)
         elif entry.is_file() and entry.suffix.lower() in SUPPORTED_SUFFIXES:
             yield entry
 
