@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 
 from pagereader.render.markdown import page_markdown
 from pagereader.runtime import Runtime
 from pagereader.stages.classify import analysis_copy
-from pagereader.stages.missed_text import MissedText, missed_text
+from pagereader.stages.missed_text import missed_text
 from pagereader.stages.state import PageState
-from pagereader.types import PageResult, StageTimes
+from pagereader.types import BlockResult, PageResult, StageTimes
 
 logger = logging.getLogger(__name__)
 
@@ -19,44 +20,47 @@ UNREAD_INK = 0.02
 
 
 async def run_assemble(ctx: Runtime, state: PageState) -> PageState:
-    """Order the results, write the page's Markdown, and on a scan look for print that no
-    block holds."""
+    """Order the results, write the page's Markdown, and on a scan say what was not read."""
     state.results = sorted(state.results, key=lambda r: r.block.order)
     state.markdown = page_markdown(
         state.results, state.rendered.notes, mark_review=ctx.options.verify.mark_review
     )
-    if not state.trusted_text and state.decision is not None and not state.errors:
-        missed = await asyncio.to_thread(_missed, state)
-        if missed is not None:
-            note = missed.note()
+    if _read_from_raster(state):
+        state.warnings = await asyncio.to_thread(scan_warnings, state)
+        for note in state.warnings:
             logger.warning("%s page %d: %s", state.file, state.index, note)
-            state.warnings.append(note)
     return state
 
 
-def _missed(state: PageState) -> MissedText | None:
+def _read_from_raster(state: PageState) -> bool:
+    return not state.trusted_text and state.decision is not None and not state.errors
+
+
+def scan_warnings(state: PageState) -> list[str]:
+    """What a person should know of a scan's reading: ink from which nothing was read and in
+    which no picture was found (print too faint, too big or too strange for the detector), or
+    print that no block holds (a line the detector missed). Neither passes in silence."""
+    if not _read_from_raster(state) or state.decision is None:
+        return []
+    unread = unread_ink(state.decision.features.ink_fraction, state.results)
+    if unread:
+        return [unread]
     gray, unit_scale = analysis_copy(state.rendered)
-    return missed_text(gray, unit_scale, state.results)
+    missed = missed_text(gray, unit_scale, state.results)
+    return [missed.note()] if missed is not None else []
 
 
-def unread_ink(state: PageState) -> tuple[str, ...]:
-    """A warning for a scan with ink on it from which nothing was read and in which no picture
-    was found (print too faint, too big or too strange for the detector): an empty page is
-    never returned in silence."""
-    decision = state.decision
-    if decision is None or state.trusted_text or state.errors:
-        return ()
-    ink = decision.features.ink_fraction
+def unread_ink(ink: float, results: Sequence[BlockResult]) -> str:
+    """The warning for a page with ``ink`` (its share) from which nothing was read and in which
+    no picture was found; empty when something was."""
     if ink < UNREAD_INK or any(
-        r.text.strip() or r.html or r.block.kind == "figure" for r in state.results
+        r.text.strip() or r.html or r.block.kind == "figure" for r in results
     ):
-        return ()
-    note = (
+        return ""
+    return (
         f"{ink:.0%} of the page is ink, but no text was read and no picture found: "
         "check the page (faint, very large or unusual print?)"
     )
-    logger.warning("%s page %d: %s", state.file, state.index, note)
-    return (note,)
 
 
 def page_result(state: PageState, timings: StageTimes | None) -> PageResult:
@@ -77,6 +81,6 @@ def page_result(state: PageState, timings: StageTimes | None) -> PageResult:
         context=state.context,
         markdown=state.markdown,
         errors=tuple(state.errors),
-        warnings=unread_ink(state) + tuple(state.warnings),
+        warnings=tuple(state.warnings),
         timings=timings,
     )

@@ -8,7 +8,7 @@ from PIL import Image
 
 from pagereader.render.review import review_markdown
 from pagereader.sources.base import RenderedPage
-from pagereader.stages.assemble import page_result
+from pagereader.stages.assemble import page_result, scan_warnings
 from pagereader.stages.state import PageState
 from pagereader.types import Block, BlockResult, DocumentResult, PageDecision, PageFeatures
 
@@ -24,7 +24,9 @@ def _state(ink: float, results: list[BlockResult], trusted: bool = False) -> Pag
         reasons=(),
         features=PageFeatures(ink_fraction=ink),
     )
-    return PageState(rendered=page, decision=decision, trusted_text=trusted, results=results)
+    state = PageState(rendered=page, decision=decision, trusted_text=trusted, results=results)
+    state.warnings = scan_warnings(state)  # as the assemble stage does
+    return state
 
 
 def _block(kind: str, text: str) -> BlockResult:
