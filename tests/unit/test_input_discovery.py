@@ -78,6 +78,9 @@ def test_batch_folder_and_glob_skip_every_output(docs: tuple[Path, list[Path]]) 
     assert [i.uri for i in iter_inputs([str(root)], out=out)] == [str(p) for p in wanted]
     pngs = [i.uri for i in iter_inputs([str(root / "**" / "*.png")], out=out)]
     assert pngs == [str(p) for p in wanted if p.suffix == ".png"]
+    # a pattern naming an output folder itself is taken as written, like a file
+    pages = [i.uri for i in iter_inputs([str(root / "scans" / "b-out" / "pages" / "*.png")])]
+    assert [Path(uri).name for uri in pages] == ["001.png", "002.png"]
 
 
 def test_batch_remote_prefix_skips_every_output() -> None:

@@ -18,7 +18,7 @@ from pagereader.sources import SUPPORTED_SUFFIXES
 from pagereader.sources.discover import (
     BATCH_DIR,
     DOCUMENT_MARKERS,
-    outside_outputs,
+    glob_documents,
     walk_documents,
 )
 
@@ -135,7 +135,6 @@ def iter_inputs(
         elif path.suffix.lower() in MANIFEST_SUFFIXES and path.is_file():
             yield from (InputItem(line) for line in _manifest_lines(path))
         elif glob.has_magic(text):
-            matches = iter(sorted(glob.iglob(text, recursive=True)))
-            yield from (InputItem(str(found)) for found in outside_outputs(matches, skip))
+            yield from (InputItem(str(found)) for found in glob_documents(text, skip))
         else:
             yield InputItem(str(path))

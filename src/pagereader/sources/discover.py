@@ -11,6 +11,7 @@ are passed over.
 
 from __future__ import annotations
 
+import glob
 import logging
 import os
 from collections.abc import Iterator
@@ -59,18 +60,36 @@ def _walk(folder: Path, skip: Path | None, passed: list[Path]) -> Iterator[Path]
             yield entry
 
 
-def outside_outputs(matches: Iterator[str], skip: Path | None = None) -> Iterator[Path]:
-    """The matches of a glob that lie neither in an output folder nor in ``skip`` (each
-    folder looked at once per glob)."""
-    barrier = Path(os.path.realpath(skip)) if skip is not None else None
+def glob_documents(pattern: str, skip: Path | None = None) -> Iterator[Path]:
+    """The matches of a glob pattern, sorted, less those in an output folder or in ``skip``
+    below the pattern's fixed part (a pattern that names an output folder itself is taken
+    as written, like a file named on the command line); each folder looked at once."""
+    root = _fixed_part(pattern)
     seen: dict[Path, bool] = {}
+    passed: list[Path] = []
 
     def excluded(folder: Path) -> bool:
         if folder not in seen:
-            seen[folder] = folder == barrier or is_output_folder(folder)
+            seen[folder] = _same(folder, skip) or is_output_folder(folder)
+            if seen[folder]:
+                passed.append(folder)
         return seen[folder]
 
-    for match in matches:
+    for match in sorted(glob.iglob(pattern, recursive=True)):
         path = Path(match)
-        if not any(excluded(parent) for parent in Path(os.path.realpath(path)).parents):
+        below = [parent for parent in path.parents if root in parent.parents]
+        if not any(excluded(folder) for folder in below):
             yield path
+    if passed:
+        more = f" and {len(passed) - 1} more" if len(passed) > 1 else ""
+        logger.warning("not reading %s%s: pagereader's outputs", passed[0], more)
+
+
+def _fixed_part(pattern: str) -> Path:
+    """The leading folders of a glob pattern that hold no wildcard."""
+    fixed = Path()
+    for part in Path(pattern).parts[:-1]:
+        if glob.has_magic(part):
+            break
+        fixed /= part
+    return fixed
