@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -257,3 +258,61 @@ def test_the_olmocr_bench_table_is_evals_output(tmp_path: Path) -> None:
     rules = scores["embedded", "all"]["n"]
     pages = len({(r["file"], r["page"]) for r in report["rows"] if r["engine"] == "embedded"})
     assert_quoted(f"**olmOCR-bench sample** ({pages} pages, {rules} rules;")
+
+
+SYNTH_LEVELS = {"digital": "digital", "scan-light": "light scan", "scan-medium": "medium scan"}
+SYNTH_LEVELS["scan-heavy"] = "heavy scan"
+
+
+def readme_table(caption: str) -> dict[str, list[str]]:
+    """The table after the paragraph that starts with ``caption``: first cell -> the others."""
+    lines = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(caption))
+    first = next(i for i in range(start, len(lines)) if lines[i].startswith("|"))
+    rows: dict[str, list[str]] = {}
+    for line in lines[first + 2 :]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip().replace("**", "") for c in line.strip("|").split("|")]
+        rows[cells[0]] = cells[1:]
+    return rows
+
+
+@pytest.mark.slow
+@pytest.mark.tesseract
+def test_the_synthetic_set_table_is_evals_output(tmp_path: Path) -> None:
+    """`pagereader make-evalset` then `pagereader eval ... --engines embedded,tesseract` (about
+    4 minutes on 2 cores), against the README's table."""
+    command = str(Path(sys.executable).with_name("pagereader"))
+    for args in (
+        ["make-evalset", str(tmp_path / "set")],
+        ["eval", str(tmp_path / "set"), "--engines", "embedded,tesseract", "-o", str(tmp_path)],
+    ):
+        done = subprocess.run([command, *args], capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert readme_table("**Synthetic set**") == synthetic_rows(report)
+
+
+def synthetic_rows(report: dict[str, Any]) -> dict[str, list[str]]:
+    """The README's synthetic-set table as the eval report gives it: embedded per page type and
+    language (the mean of its pages), then each engine over all pages."""
+    scores = {(s["engine"], s["metric"]): s for s in report["summary"]}
+    by_level: dict[tuple[str, str], list[float]] = {}
+    for row in report["rows"]:
+        if row["engine"] != "embedded":
+            continue
+        stem = Path(row["file"]).stem
+        level = next((k for k in SYNTH_LEVELS if stem.endswith(k)), "digital")
+        by_level.setdefault((level, row["lang"]), []).append(row["char_consistency"])
+    expected: dict[str, list[str]] = {}
+    for level, label in SYNTH_LEVELS.items():
+        means = [by_level[level, lang] for lang in ("en", "zh-Hant", "ko")]
+        pages = sum(len(m) for m in means)
+        expected[f"embedded, {label}"] = [str(pages)] + [f"{sum(m) / len(m):.3f}" for m in means]
+        expected[f"embedded, {label}"] += ["", ""]
+    for engine in ("embedded", "tesseract"):
+        cc, ok = scores[engine, "char_consistency"], scores[engine, "critical_ok"]
+        overall = f"{cc['mean']:.3f} [{cc['low']:.3f}, {cc['high']:.3f}]"
+        expected[f"{engine}, all"] = [str(cc["n"]), "", "", "", overall, f"{ok['mean']:.1%}"]
+    return expected
