@@ -3,11 +3,14 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
+# every install takes its versions from this file (refreshed on purpose with `make lock`)
+CONSTRAINTS ?= constraints.txt
+PIP_INSTALL := $(PIP) install --quiet -c $(CONSTRAINTS)
 SYSTEM_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-tra tesseract-ocr-kor \
 	libreoffice-impress libreoffice-writer fonts-arphic-uming fonts-nanum \
 	fonts-dejavu-core chromium
 
-.PHONY: demo test test-fast install install-service install-test opencv-headless system-packages lint clean
+.PHONY: demo test test-fast install install-service install-test opencv-headless system-packages lint lock check-latest clean
 # the coverage of `make test` (src/pagereader, every test) may not fall below this
 COV_FLOOR ?= 91
 
@@ -16,22 +19,22 @@ $(PY):
 	$(PIP) install --quiet --upgrade pip
 
 install: $(PY)
-	$(PIP) install --quiet -e .
+	$(PIP_INSTALL) -e .
 	@$(MAKE) --no-print-directory opencv-headless
 
 install-service: $(PY)
-	$(PIP) install --quiet -e ".[service]"
+	$(PIP_INSTALL) -e ".[service]"
 	@$(MAKE) --no-print-directory opencv-headless
 
 install-test: install
-	$(PIP) install --quiet -e ".[test]"
+	$(PIP_INSTALL) -e ".[test]"
 	@$(MAKE) --no-print-directory opencv-headless
 
 # rapid-layout requires opencv-python, so any pip install of pagereader (extras included) brings
 # it back beside the headless build; keep only the headless one (one cv2, no GUI libraries)
 opencv-headless: $(PY)
 	$(PIP) uninstall --quiet -y opencv-python 2>/dev/null || true
-	$(PIP) install --quiet --force-reinstall --no-deps "opencv-python-headless>=4.8"
+	$(PIP_INSTALL) --force-reinstall --no-deps opencv-python-headless
 
 demo: install
 	@if command -v soffice >/dev/null 2>&1 || command -v libreoffice >/dev/null 2>&1; then \
@@ -63,10 +66,29 @@ test-fast: install-test
 	$(VENV)/bin/pytest -q -m "not slow" -x
 
 lint: install-test
+	$(VENV)/bin/deptry src
 	$(VENV)/bin/ruff check src tests bench examples
 	$(VENV)/bin/ruff format --check src tests bench examples
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
+
+# resolve every extra afresh, in a venv of its own, and write the versions to constraints.txt
+# (commit the result); the demo, the tests and CI all install from that file
+LOCK_VENV ?= /tmp/pagereader-lock-venv
+lock:
+	rm -rf $(LOCK_VENV) && $(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/pip install --quiet --upgrade pip
+	$(LOCK_VENV)/bin/pip install --quiet -e ".[test]"
+	{ echo "# pagereader's tested versions: every extra and the test tools, resolved by 'make lock'"; \
+	  echo "# on $$(date -u +%Y-%m-%d) with $$($(LOCK_VENV)/bin/python --version); pip install -c constraints.txt"; \
+	  $(LOCK_VENV)/bin/pip freeze --exclude-editable; } > $(CONSTRAINTS)
+	rm -rf $(LOCK_VENV)
+	@echo "wrote $(CONSTRAINTS): $$(grep -c '==' $(CONSTRAINTS)) packages"
+
+# the latest versions pyproject.toml allows, tried without the lock: which package moved, and
+# whether the demo and every extra's commands still work with it
+check-latest:
+	bash .ci/latest
 
 clean:
 	rm -rf out .pytest_cache .mypy_cache .ruff_cache tests/fixtures/_generated

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from pagereader.cli.extras import needs_extra
 from pagereader.errors import PagereaderError
 from pagereader.options import Options
 from pagereader.settings import resolve_options
@@ -73,14 +74,9 @@ def batch_command(
     """Parse documents on Ray into OUT/<name>/ (as parse does), with a run manifest in
     OUT/_batch/. Exit code 1 when a document failed."""
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING)
-    try:
+    with needs_extra("batch"):
         from pagereader.batch import BatchConfig, BatchStats, run_batch
         from pagereader.batch.cluster import connect, disconnect
-    except ImportError as exc:
-        console.print(
-            f"[red]error[/red] {exc} (install the batch extra: pip install 'pagereader[batch]')"
-        )
-        raise typer.Exit(2) from None
     try:
         options = _options(config, dpi, lang, overlays)
     except PagereaderError as exc:

@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from pagereader.cli.extras import needs_extra
+
 
 def export_evalset_command(
     out: Annotated[
@@ -20,7 +22,9 @@ def export_evalset_command(
     """Write every page a reviewer approved or corrected as an eval case (the corrected text is
     the reference); safe to run beside a running server."""
     from pagereader.errors import PagereaderError
-    from pagereader.service.evalset import export_data_dir
+
+    with needs_extra("service"):
+        from pagereader.service.evalset import export_data_dir
 
     try:
         summary = export_data_dir(data_dir, out)

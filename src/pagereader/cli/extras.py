@@ -1,5 +1,6 @@
-"""Commands whose libraries come with an optional extra (``eval``, ``router``): a missing one is
-one line naming the extra to install, never an ImportError traceback."""
+"""Commands whose libraries come with an optional extra (``eval``, ``router``, ``service``,
+``batch``): a missing one is one line naming the extra to install, never an ImportError
+traceback."""
 
 from __future__ import annotations
 

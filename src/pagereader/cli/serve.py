@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from pagereader.cli.extras import needs_extra
+
 
 def serve_command(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
@@ -47,13 +49,14 @@ def serve_command(
     """Serve POST /v1/documents and GET /v1/jobs/{id}, .../document.md, .../document.json;
     jobs live in DATA_DIR/jobs.sqlite and survive a restart. Without tokens only a loopback
     address is served."""
-    import uvicorn
+    with needs_extra("service"):
+        import uvicorn
 
+        from pagereader.service.app import create_app
+        from pagereader.service.auth import TokenStore, check_bind
+        from pagereader.service.limits import MIB, ServiceLimits
+        from pagereader.service.logs import configure_logging
     from pagereader.errors import PagereaderError
-    from pagereader.service.app import create_app
-    from pagereader.service.auth import TokenStore, check_bind
-    from pagereader.service.limits import MIB, ServiceLimits
-    from pagereader.service.logs import configure_logging
     from pagereader.settings import resolve_options, service_tokens
 
     if log_format not in ("text", "json"):

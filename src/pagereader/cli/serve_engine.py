@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from pagereader.cli.extras import needs_extra
+
 DEFAULT_MODEL = "pagereader/embedded"
 
 
@@ -32,11 +34,12 @@ def serve_engine_command(
 ) -> None:
     """Serve /v1/models and /v1/chat/completions, answering the paddleocr-vl task prompts
     ("OCR:", "Table Recognition:", ...) with the embedded engines; no GPU needed."""
-    import uvicorn
+    with needs_extra("service"):
+        import uvicorn
 
+        from pagereader.service.auth import TokenStore, check_bind
+        from pagereader.service.engine_api import create_app
     from pagereader.errors import PagereaderError
-    from pagereader.service.auth import TokenStore, check_bind
-    from pagereader.service.engine_api import create_app
     from pagereader.settings import resolve_options, service_tokens
 
     if ocr not in ("rapidocr", "tesseract"):

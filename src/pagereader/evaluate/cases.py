@@ -22,6 +22,8 @@ from PIL import Image
 from pydantic import BaseModel, ConfigDict
 
 from pagereader.errors import InputError
+from pagereader.evalset_manifest import MANIFEST_NAME, guess_lang
+from pagereader.evalset_manifest import read_manifest as read_manifest_entries
 from pagereader.evaluate.metrics import critical_patterns
 from pagereader.evaluate.olmocr import OlmoRule, baseline_rules, load_rules
 from pagereader.text import strip_markdown
@@ -53,27 +55,9 @@ class EvalCase(BaseModel):
         return "rules" if self.rules else "text"
 
 
-def guess_lang(text: str) -> str:
-    """A language tag from the script that dominates a reference: ko, zh-Hant, ja, ar or en."""
-    counts = {"ko": 0, "zh-Hant": 0, "ja": 0, "ar": 0}
-    for ch in text:
-        code = ord(ch)
-        if 0xAC00 <= code <= 0xD7A3 or 0x1100 <= code <= 0x11FF:
-            counts["ko"] += 1
-        elif 0x3040 <= code <= 0x30FF:
-            counts["ja"] += 1
-        elif 0x4E00 <= code <= 0x9FFF:
-            counts["zh-Hant"] += 1
-        elif 0x0600 <= code <= 0x06FF:
-            counts["ar"] += 1
-    letters = sum(1 for ch in text if ch.isalpha()) or 1
-    best = max(counts, key=lambda k: counts[k])
-    return best if counts[best] / letters > 0.2 else "en"
-
-
 def detect_format(root: Path) -> DatasetFormat:
     """Which reader a directory needs; the error lists what each format looks like."""
-    if (root / "manifest.jsonl").is_file():
+    if (root / MANIFEST_NAME).is_file():
         return "manifest"
     if (root / "pdfs").is_dir() and any(root.glob("*.jsonl")):
         return "olmocr"
@@ -110,29 +94,25 @@ def read_dataset(root: Path, *, name: str | None = None) -> list[EvalCase]:
 
 def read_manifest(root: Path, dataset: str) -> Iterator[EvalCase]:
     """``manifest.jsonl``: file, page, reference (a text file), lang, optional critical."""
-    manifest = root / "manifest.jsonl"
-    for number, line in enumerate(manifest.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
+    manifest = root / MANIFEST_NAME
+    for number, entry in read_manifest_entries(manifest):
         try:
-            entry = json.loads(line)
-            lang = str(entry.get("lang", "en"))
-            reference = (root / entry["reference"]).read_text(encoding="utf-8")
-            yield EvalCase(
-                dataset=dataset,
-                file=root / entry["file"],
-                page=int(entry.get("page", 1)),
-                lang=lang,
-                reference=reference,
-                critical=critical_patterns(lang, entry.get("critical") or ()),
-                source=str(manifest),
-            )
-        except (KeyError, ValueError, OSError) as exc:
+            reference = (root / entry.reference).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
             raise InputError(
-                f"manifest line {number} is invalid: {exc}",
+                f"manifest line {number}: reference {entry.reference} cannot be read: {exc}",
                 file=manifest,
-                hint='each line needs {"file", "page", "reference"}; paths are relative',
+                hint="reference paths are relative to the manifest",
             ) from exc
+        yield EvalCase(
+            dataset=dataset,
+            file=root / entry.file,
+            page=entry.page,
+            lang=entry.lang,
+            reference=reference,
+            critical=critical_patterns(entry.lang, entry.critical),
+            source=str(manifest),
+        )
 
 
 def read_olmocr(root: Path, dataset: str) -> Iterator[EvalCase]:

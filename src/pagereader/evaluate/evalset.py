@@ -3,10 +3,10 @@ format (manifest.jsonl, one page a line), digital and scanned at three degradati
 
 from __future__ import annotations
 
-import json
 import logging
 from pathlib import Path
 
+from pagereader.evalset_manifest import ManifestEntry, write_manifest
 from pagereader.evaluate import synth_text as corpus
 from pagereader.evaluate.degrade import LEVELS, write_scans
 from pagereader.evaluate.synth import write_deck_pdf, write_legal_pdf
@@ -38,7 +38,7 @@ def make_evalset(out_dir: Path) -> Path:
         docs.append((slides, write_deck_pdf(slides, corpus.SLIDES[lang], table=None)))
         legal = out_dir / f"legal-{short[lang]}.pdf"
         docs.append((legal, write_legal_pdf(legal, corpus.LEGAL[lang])))
-    lines: list[str] = []
+    entries: list[ManifestEntry] = []
     for pdf_path, truth in docs:
         truth.write(out_dir)
         variants = [pdf_path.name]
@@ -51,16 +51,16 @@ def make_evalset(out_dir: Path) -> Path:
             body.write_text(page.body + "\n", encoding="utf-8")
         for name in variants:
             for page in truth.pages:
-                record: dict[str, object] = {
-                    "file": name,
-                    "page": page.page,
-                    "reference": f"{pdf_path.stem}.p{page.page}.body.txt",
-                    "lang": page.lang,
-                }
-                if pdf_path.stem.startswith("legal"):
-                    record["critical"] = list(CRITICAL[page.lang])
-                lines.append(json.dumps(record, ensure_ascii=False))
-    manifest = out_dir / "manifest.jsonl"
-    manifest.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    logger.info("wrote %d pages to %s", len(lines), manifest)
+                is_legal = pdf_path.stem.startswith("legal")
+                entries.append(
+                    ManifestEntry(
+                        file=name,
+                        page=page.page,
+                        reference=f"{pdf_path.stem}.p{page.page}.body.txt",
+                        lang=page.lang,
+                        critical=CRITICAL[page.lang] if is_legal else (),
+                    )
+                )
+    manifest = write_manifest(out_dir, entries)
+    logger.info("wrote %d pages to %s", len(entries), manifest)
     return manifest

@@ -10,14 +10,13 @@ out, since that Markdown is what the evaluator scores.
 
 from __future__ import annotations
 
-import json
 import logging
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from pagereader.errors import InputError
-from pagereader.evaluate.cases import guess_lang
+from pagereader.evalset_manifest import ManifestEntry, guess_lang, write_manifest
 from pagereader.render.markdown import page_text
 from pagereader.service.corrections import Review, ReviewStore, apply_reviews, load_original
 from pagereader.service.jobs import FINISHED, JobStore
@@ -67,7 +66,7 @@ def export_evalset(
 ) -> ExportSummary:
     """Write ``out/manifest.jsonl`` with ``files/<job>/<name>`` and ``refs/<job>-p<N>.txt``
     for every checked page of every finished job."""
-    lines: list[str] = []
+    entries: list[ManifestEntry] = []
     jobs = 0
     for job_id in sorted(reviews.job_ids()):
         job = store.get(job_id)
@@ -93,15 +92,15 @@ def export_evalset(
             reference.parent.mkdir(parents=True, exist_ok=True)
             reference.write_text(text + "\n", encoding="utf-8")
             who = sorted({r.who for (i, _), r in decided.items() if i == page.index})
-            entry = {
-                "file": target.relative_to(out).as_posix(),
-                "page": page.index,
-                "reference": reference.relative_to(out).as_posix(),
-                "lang": guess_lang(text),
-                "job": job.id,
-                "reviewed_by": who,
-            }
-            lines.append(json.dumps(entry, ensure_ascii=False))
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "manifest.jsonl").write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
-    return ExportSummary(cases=len(lines), jobs=jobs)
+            entries.append(
+                ManifestEntry(
+                    file=target.relative_to(out).as_posix(),
+                    page=page.index,
+                    reference=reference.relative_to(out).as_posix(),
+                    lang=guess_lang(text),
+                    job=job.id,
+                    reviewed_by=tuple(who),
+                )
+            )
+    write_manifest(out, entries)
+    return ExportSummary(cases=len(entries), jobs=jobs)

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from pagereader.errors import InputError
-from pagereader.evaluate.cases import detect_format, guess_lang, read_dataset
+from pagereader.evalset_manifest import guess_lang
+from pagereader.evaluate.cases import detect_format, read_dataset
 from pagereader.text import ARTICLE_NUMBERS
 
 from shared_data import shared
