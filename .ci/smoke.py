@@ -119,7 +119,6 @@ def missing_extra_commands(work: Path) -> dict[str, list[list[str]]]:
         "service": [
             ["serve", "--port", str(free_port()), "--data-dir", str(work / "data")],
             ["serve-engine", "--port", str(free_port())],
-            ["export-evalset", str(work / "exported"), "--data-dir", str(work / "data")],
         ],
         "batch": [["batch", str(EXAMPLES / "deck.pdf"), "-o", str(work / "batch")]],
         "eval": [
