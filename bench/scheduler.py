@@ -34,7 +34,7 @@ from PIL import Image
 from pagereader.engines.base import BlockRequest
 from pagereader.engines.openai_api import OpenAIEngine
 from pagereader.options import OpenAIEngineOptions
-from pagereader.planner.memory import smart_resize
+from pagereader.pixels import smart_resize
 from pagereader.types import Block
 
 FACTOR = 28

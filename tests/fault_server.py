@@ -39,7 +39,7 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from PIL import Image
 
-from pagereader.planner.memory import smart_resize
+from pagereader.pixels import smart_resize
 from pagereader.service.engine_api import completion
 
 Transform = Callable[[str], str]

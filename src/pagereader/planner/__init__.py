@@ -4,13 +4,13 @@ The package reasons from a catalog of published model and accelerator facts; it 
 pagereader's types, options and errors, so it runs without a GPU or a network.
 """
 
+from pagereader.pixels import smart_resize
 from pagereader.planner.catalog import MODELS, ModelSpec, get_model
 from pagereader.planner.hardware import GPUS, GpuSpec, get_gpu
 from pagereader.planner.layouts import GpuSet, Layout, fit, parse_gpus, recommend
 from pagereader.planner.memory import (
     kv_bytes_per_token,
     linear_state_bytes,
-    smart_resize,
     visual_tokens,
     weights_bytes,
 )

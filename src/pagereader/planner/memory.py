@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pagereader.errors import ConfigError
+from pagereader.pixels import smart_resize
 from pagereader.planner.catalog import ModelSpec
 from pagereader.planner.hardware import GpuSpec
 
@@ -41,32 +42,6 @@ SERVE_MAX_PIXELS = 2822400
 PROMPT_TOKENS = 256
 OUTPUT_TOKENS = 1536
 GB = 1e9
-
-
-def smart_resize(
-    height: int, width: int, factor: int, min_pixels: int, max_pixels: int
-) -> tuple[int, int]:
-    """The Qwen2-VL image processor's resize rule, as transformers implements it.
-
-    Round each side to the nearest multiple of factor; if the area is above max_pixels scale
-    both sides down by sqrt(area / max) and floor to the factor, if below min_pixels scale up
-    and ceil. Python's round() (half to even) is what transformers uses.
-    """
-    if height <= 0 or width <= 0:
-        raise ConfigError(f"image size must be positive, got {width}x{height}")
-    if max(height, width) / min(height, width) > 200:
-        raise ConfigError(f"aspect ratio of {width}x{height} is above 200")
-    h_bar = max(factor, round(height / factor) * factor)
-    w_bar = max(factor, round(width / factor) * factor)
-    if h_bar * w_bar > max_pixels:
-        beta = math.sqrt((height * width) / max_pixels)
-        h_bar = max(factor, math.floor(height / beta / factor) * factor)
-        w_bar = max(factor, math.floor(width / beta / factor) * factor)
-    elif h_bar * w_bar < min_pixels:
-        beta = math.sqrt(min_pixels / (height * width))
-        h_bar = math.ceil(height * beta / factor) * factor
-        w_bar = math.ceil(width * beta / factor) * factor
-    return h_bar, w_bar
 
 
 def visual_tokens(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from pagereader.pixels import smart_resize
 from pagereader.planner.catalog import ModelSpec, get_model
 from pagereader.planner.hardware import NOTES
 from pagereader.planner.layouts import Fit, GpuSet, Instance, Layout
@@ -12,7 +13,6 @@ from pagereader.planner.memory import (
     budget,
     kv_bytes_per_token,
     linear_state_bytes,
-    smart_resize,
     visual_tokens,
     weights_bytes,
 )

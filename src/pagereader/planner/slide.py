@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pagereader.pixels import smart_resize
 from pagereader.planner.catalog import ModelSpec
 from pagereader.planner.hardware import GpuSpec
 from pagereader.planner.memory import (
@@ -18,7 +19,6 @@ from pagereader.planner.memory import (
     REQUEST_MAX_PIXELS,
     REQUEST_MIN_PIXELS,
     WeightDtype,
-    smart_resize,
 )
 from pagereader.planner.timeconst import CPU_STAGES, VLLM, CpuStages, TimeConstants
 from pagereader.planner.timemodel import (

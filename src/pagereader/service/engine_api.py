@@ -35,7 +35,7 @@ from pagereader.engines.table import TableGridEngine
 from pagereader.engines.tesseract import TesseractEngine
 from pagereader.errors import PagereaderError
 from pagereader.options import RenderOptions
-from pagereader.planner.memory import smart_resize
+from pagereader.pixels import smart_resize
 from pagereader.service.auth import TokenStore
 from pagereader.service.engine_requests import ApiError, decode_image, parse_request
 from pagereader.types import Block, BlockKind, Task

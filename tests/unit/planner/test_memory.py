@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from pagereader.errors import ConfigError
+from pagereader.pixels import smart_resize
 from pagereader.planner import get_model, kv_bytes_per_token, linear_state_bytes, visual_tokens
 from pagereader.planner.hardware import get_gpu
-from pagereader.planner.memory import budget, smart_resize, weights_bytes
+from pagereader.planner.memory import budget, weights_bytes
 
 KIB = 1024
 
