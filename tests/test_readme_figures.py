@@ -1,10 +1,13 @@
 """The README's deterministic figures are what the commands it names print now.
 
-Every planner figure the README quotes (`pagereader plan`, `pagereader plan model`) and the
-olmOCR-bench scores (`pagereader eval`) are computed here again and looked up in README.md, so a
-change to the planner, the catalog or the engines that moves a figure fails until the README is
-updated with the command's new output. Timings (`pagereader bench`, bench/*.py) depend on the
-machine: the README names their command and machine, and no test asserts them."""
+Every planner figure the README quotes (`pagereader plan`, `pagereader plan model`, and the
+same time model for the options `plan` did not pick), the scorer's check on olmOCR's own outputs
+(`bench/olmocr_reference_check.py`) and the embedded engine's scores on the olmOCR-bench sample
+and the synthetic set (`pagereader eval`, slow) are computed here again and looked up in
+README.md, so a change to the planner, the catalog or the engines that moves a figure fails
+until the README is updated with the command's new output. Timings (`pagereader bench`,
+bench/*.py) depend on the machine: the README names their command and machine, and no test
+asserts them."""
 
 from __future__ import annotations
 
