@@ -147,7 +147,9 @@ def check_absent_extras(work: Path, present: set[str]) -> None:
         if extra in present:
             continue
         if installed(EXTRA_MODULE[extra]):
-            raise SmokeError(f"{EXTRA_MODULE[extra]} is installed, but the {extra} extra is not")
+            # e.g. pyyaml, which rapidocr requires: the router extra adds nothing to the base
+            print(f"ok   {extra}: its libraries arrive with this install; nothing is missing")
+            continue
         for args in commands:
             line = check_missing(extra, args)
             print(f"ok   {args[0]} without the {extra} extra: {line}")

@@ -42,7 +42,7 @@ def missing_requirements(extra: str) -> list[str]:
 
 def _refuse(what: str, extra: str) -> NoReturn:
     typer.echo(
-        f"error: this command needs {what}, which comes with the {extra!r} extra: "
+        f"error: this command needs the {extra!r} extra ({what} missing): "
         f"pip install 'pagereader[{extra}]'",
         err=True,
     )
