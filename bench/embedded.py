@@ -29,7 +29,8 @@ from typing import Any
 
 from pagereader.engines.rapidocr import detect
 from pagereader.engines.tesseract import tesseract_text
-from pagereader.evaluate.cases import EvalCase, guess_lang
+from pagereader.evalset_manifest import guess_lang
+from pagereader.evaluate.cases import EvalCase
 from pagereader.evaluate.metrics import critical_patterns
 from pagereader.evaluate.runner import score_text
 from pagereader.pipeline import make_context, parse_page

@@ -67,7 +67,7 @@ class Page:
 
 def legal_pages(root: Path) -> list[Page]:
     """real_legal: STEM.pdf, STEM-scan-light.pdf, STEM-scan-heavy.pdf, STEM.pN.ref.txt."""
-    from pagereader.evaluate.cases import guess_lang
+    from pagereader.evalset_manifest import guess_lang
 
     pages = []
     for ref in sorted(root.glob("*.p*.ref.txt")):

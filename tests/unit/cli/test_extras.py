@@ -3,8 +3,20 @@ command whose extra is missing names the extra to install in one line."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+import tomllib
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pagereader.cli import extras
+from pagereader.cli.app import app
+
+REPO = Path(__file__).resolve().parents[3]
 
 OPTIONAL = ("matplotlib", "reportlab", "apted", "fuzzysearch", "yaml")
 
@@ -44,3 +56,35 @@ def test_a_missing_extra_is_named_in_one_line() -> None:
         "main()\n"
     )
     assert router.returncode == 1 and "pip install 'pagereader[router]'" in router.stderr
+
+
+def _names(requirements: list[str]) -> list[str]:
+    return [re.split(r"[<>=;\[ ]", r, maxsplit=1)[0] for r in requirements]
+
+
+@pytest.mark.parametrize("extra", ["eval", "router", "service", "batch"])
+def test_requirements_are_pyprojects(extra: str) -> None:
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = _names(pyproject["project"]["optional-dependencies"][extra])
+    assert extras.extra_requirements(extra) == listed
+
+
+def test_a_missing_library_stops_the_command_before_it_starts(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    real_version = metadata.version
+
+    def version(name: str) -> str:
+        if name == "matplotlib":
+            raise metadata.PackageNotFoundError(name)
+        return real_version(name)
+
+    monkeypatch.setattr(metadata, "version", version)
+    result = CliRunner().invoke(app, ["bench", str(tmp_path), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert lines == [
+        "error: this command needs the 'eval' extra (matplotlib missing): "
+        "pip install 'pagereader[eval]'"
+    ]
+    assert not (tmp_path / "out").exists()
