@@ -8,7 +8,8 @@
     │   └── ImageTooLargeError         decompression-bomb guard
     ├── DependencyError            a system tool is missing (LibreOffice, Tesseract)
     ├── EngineError                an engine failed on a block
-    │   └── EngineUnavailableError     endpoint down or circuit open
+    │   ├── EngineUnavailableError     endpoint down or circuit open
+    │   └── EngineRefusedError         the server refuses every request of this kind
     ├── DeadlineExceededError      a page ran past its deadline
     ├── OutputError                an output folder cannot be written (read-only, disk full)
     └── ConfigError                options or config file invalid
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pagereader.types import ErrorItem
+from pagereader.types import AttemptCause, ErrorItem
 
 
 class PagereaderError(Exception):
@@ -90,13 +91,35 @@ class DependencyError(PagereaderError):
 
 
 class EngineError(PagereaderError):
-    """An engine failed to answer a request."""
+    """An engine failed to answer a request.
+
+    ``cause`` says what kind of failure it was (see ``types.AttemptCause``) and ``status`` the
+    HTTP status a server answered, so that the output can count failures by kind."""
 
     stage = "recognize"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | Path | None = None,
+        page: int | None = None,
+        hint: str | None = None,
+        cause: AttemptCause = "engine",
+        status: int | None = None,
+    ) -> None:
+        super().__init__(message, file=file, page=page, hint=hint)
+        self.cause: AttemptCause = cause
+        self.status = status
 
 
 class EngineUnavailableError(EngineError):
     """The engine's endpoint is down or its circuit breaker is open."""
+
+
+class EngineRefusedError(EngineError):
+    """The server refuses every request of this kind (a flag it was started without, a model
+    it does not serve, a key it does not accept): retrying cannot help until it is fixed."""
 
 
 class DeadlineExceededError(PagereaderError):

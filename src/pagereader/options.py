@@ -86,7 +86,12 @@ class TesseractEngineOptions(_Options):
 
 
 class OpenAIEngineOptions(_Options):
-    """Any OpenAI-compatible chat endpoint (vLLM)."""
+    """Any OpenAI-compatible chat endpoint (vLLM).
+
+    A failure of this engine that the route's next engine covers (a refusal, an unreachable
+    server, a 5xx) is an error of the document, and the run exits non-zero, unless
+    ``fallback_on_refusal`` says the fallback's answer is acceptable: a deployment that meant
+    to read on GPUs must not quietly read on the CPU."""
 
     kind: Literal["openai"] = "openai"
     base_url: str
@@ -98,6 +103,23 @@ class OpenAIEngineOptions(_Options):
     retries: int = Field(2, ge=0, le=10)
     max_tokens: Mapping[Task, int] = Field(default_factory=dict)
     prompts: Mapping[Task, str] = Field(default_factory=dict)
+    image_factor: int = Field(
+        28,
+        ge=1,
+        le=64,
+        description=(
+            "patch size x spatial merge of the served model (28: Qwen2/2.5-VL, PaddleOCR-VL; "
+            "32: Qwen3-VL): crops above max_pixels are shrunk by the image processor's own "
+            "rule before upload, so the server never gets more pixels than it will use"
+        ),
+    )
+    fallback_on_refusal: bool = Field(
+        False,
+        description=(
+            "accept the route's next engine when this one refuses, is unreachable or fails "
+            "(the failure is still reported as a warning) instead of failing the run"
+        ),
+    )
 
 
 EngineOptions = Annotated[

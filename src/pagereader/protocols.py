@@ -11,7 +11,7 @@ registry, the recognize stage and the verifier read these attributes; no list re
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from PIL import Image
 
@@ -57,4 +57,21 @@ class Engine(Protocol):
 
     async def aclose(self) -> None:
         """Release clients and models."""
+        ...
+
+
+@runtime_checkable
+class ServedEngine(Protocol):
+    """An engine behind a server: it can be checked before any page is read, and it knows what
+    a crop costs the served model, so the verifier can tell whether more pixels would change
+    what the model sees."""
+
+    name: str
+
+    async def preflight(self, min_pixels: int, max_pixels: int) -> Exception | None:
+        """One tiny request; the error the server gave, or None."""
+        ...
+
+    def visual_tokens(self, width: int, height: int, min_pixels: int, max_pixels: int) -> int:
+        """Visual tokens of a crop of this size at these pixel bounds."""
         ...

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from pagereader.options import Options
 from pagereader.protocols import Engine
-from pagereader.types import PageResult
+from pagereader.types import ErrorItem, PageResult
 
 ProgressEvent = dict[str, Any]
 ProgressCallback = Callable[[ProgressEvent], None]
@@ -58,6 +58,8 @@ class Runtime:
     on_event: ProgressCallback = _ignore
     semaphores: dict[str, asyncio.Semaphore] = field(default_factory=dict)
     pages: PageLookup | None = None
+    engine_problems: dict[str, ErrorItem] = field(default_factory=dict)
+    """Served engines that failed their start-up check (see ``pipeline.preflight``)."""
 
     def emit(self, kind: str, **data: Any) -> None:
         """Send a progress event to whoever listens (the CLI's progress bars, the service)."""

@@ -145,6 +145,7 @@ class Recognition(Frozen):
     completion_tokens: int | None = None
     latency_s: float = 0.0
     detail: str = ""
+    http_status: int | None = None
 
 
 class Finding(Frozen):
@@ -162,8 +163,19 @@ class Verdict(Frozen):
     findings: tuple[Finding, ...] = ()
 
 
+AttemptCause = Literal[
+    "refused", "rejected", "unreachable", "server", "timeout", "deadline", "engine", "internal"
+]
+"""Why an attempt failed: ``refused`` (the server refuses every request of this kind: a
+missing flag, an unknown model, a bad key), ``rejected`` (this request only, e.g. a 400 on its
+parameters or a 413), ``unreachable`` (no connection, or the circuit is open), ``server`` (5xx),
+``timeout``, ``deadline`` (the page's budget ran out), ``engine`` (an embedded engine failed),
+``internal`` (a bug)."""
+
+
 class Attempt(Frozen):
-    """One engine call made for a block (kept so the JSON shows fallbacks and failures)."""
+    """One engine call made for a block (kept so the JSON shows fallbacks and failures).
+    ``http_status`` is what a served engine's server answered (200 for an answer)."""
 
     engine: str
     ok: bool
@@ -172,6 +184,9 @@ class Attempt(Frozen):
     finish_reason: str | None = None
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    http_status: int | None = None
+    cause: AttemptCause | None = None
+    hint: str = ""
 
 
 class BlockResult(Frozen):

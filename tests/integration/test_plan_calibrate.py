@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
@@ -37,6 +38,13 @@ def _config(tmp_path: Path, url: str, model: str) -> Path:
     return path
 
 
+def entry_samples(out: Path) -> list[dict[str, Any]]:
+    samples: list[dict[str, Any]] = json.loads(out.read_text(encoding="utf-8"))["endpoints"][
+        "parser"
+    ]["samples"]
+    return samples
+
+
 def test_the_fit_recovers_known_latencies_within_10_percent(tmp_path: Path) -> None:
     server = FaultServer(Fault(timing=KNOWN))
     out = tmp_path / "calib.json"
@@ -46,8 +54,13 @@ def test_the_fit_recovers_known_latencies_within_10_percent(tmp_path: Path) -> N
             root, ["plan", "calibrate", "--config", str(config), "--requests", "28", "-o", str(out)]
         )
     assert result.exit_code == 0, result.output
-    # 1 warm-up + 12 single requests + 2 rounds of 8, every one with the requested token count.
-    assert len(server.requests) == 1 + 12 + 16
+    # a warm-up at each of the 2 pixel budgets + 12 single requests + 2 rounds of 8, every one
+    # with the requested token count and a crop of its own (no cache could answer one)
+    assert len(server.requests) == 2 + 12 + 16
+    urls = [body["messages"][0]["content"][0]["image_url"]["url"] for body in server.requests]
+    assert len(set(urls)) == len(urls)
+    warmups = [body["mm_processor_kwargs"]["max_pixels"] for body in server.requests[:2]]
+    assert sorted(warmups) == sorted({s["max_pixels"] for s in entry_samples(out)})
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["schema"] == SCHEMA
     entry = data["endpoints"]["parser"]
@@ -61,6 +74,7 @@ def test_the_fit_recovers_known_latencies_within_10_percent(tmp_path: Path) -> N
     # The intercept is the injected fixed cost plus this machine's loopback HTTP and image
     # decoding, which no test can know: at least the former.
     assert entry["fixed_ms"] >= KNOWN.fixed_ms * 0.9
+    assert entry["plausible"] is True and entry["warnings"] == []
 
     report = runner.invoke(
         root,

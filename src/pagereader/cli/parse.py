@@ -26,7 +26,7 @@ from pagereader.cli.pages import parse_page_spec
 from pagereader.errors import PagereaderError
 from pagereader.options import OptionPath, Options
 from pagereader.page_store import MemoryPages
-from pagereader.pipeline import aparse_to_folder, make_context
+from pagereader.pipeline import aparse_to_folder, make_context, preflight
 from pagereader.render.json import SCHEMA_VERSION
 from pagereader.render.names import output_names
 from pagereader.runtime import Runtime
@@ -69,7 +69,8 @@ Outcome = tuple[Path, DocumentResult, float]
 
 def _summary(results: list[Outcome], names: dict[Path, str]) -> Table:
     table = Table(title="pagereader parse")
-    for column in ("file", "output", "status", "pages", "classes", "seconds", "errors", "review"):
+    columns = ("file", "output", "status", "pages", "classes", "seconds", "errors", "warnings")
+    for column in (*columns, "review"):
         table.add_column(column, overflow="fold")
     for path, result, seconds in results:
         classes: dict[str, int] = {}
@@ -85,6 +86,7 @@ def _summary(results: list[Outcome], names: dict[Path, str]) -> Table:
             " ".join(f"{k}:{v}" for k, v in sorted(classes.items())),
             f"{seconds:.1f}",
             str(len(result.errors)),
+            str(len(result.warnings)),
             str(flagged_blocks(result)),
         )
     return table
@@ -153,6 +155,10 @@ async def _run(
 
         lookup = MemoryPages() if reuse_pages else None
         ctx = make_context(options, on_event=on_event, pages=lookup)
+        for name, problem in (await preflight(ctx)).items():
+            line = f"{problem.message} ({problem.hint})" if problem.hint else problem.message
+            console.print(f"[red]error[/red] {escape(line)}", highlight=False, soft_wrap=True)
+            logger.debug("engine %s failed its start-up check", name)
         loop = asyncio.get_running_loop()
         limit = asyncio.Semaphore(jobs)
 
@@ -163,6 +169,11 @@ async def _run(
             for error in result.errors:
                 console.print(
                     f"[red]error[/red] {escape(error.line())}", highlight=False, soft_wrap=True
+                )
+            for warning in result.warnings:
+                line = f"{path}: {warning}"
+                console.print(
+                    f"[yellow]warning[/yellow] {escape(line)}", highlight=False, soft_wrap=True
                 )
             return path, result, loop.time() - started
 

@@ -4,6 +4,11 @@ Closed: requests flow and consecutive failures are counted. After ``failure_thre
 them the circuit opens: requests are refused at once (the route falls through to its next
 engine instead of waiting out timeouts). After ``reset_after_s`` one probe request is let
 through (half-open); its success closes the circuit, its failure opens it again.
+
+A refusal that will repeat (the server was started without a flag every request needs, or does
+not serve the model) opens the circuit at once with :meth:`CircuitBreaker.trip`: sending the
+rest of a document's blocks would only collect the same answer. The last failure's reason is
+kept, so that "circuit open" can say why.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ class CircuitBreaker:
         self._failures = 0
         self._opened_at: float | None = None
         self._probing = False
+        self.reason = ""
+        self.hint = ""
 
     @property
     def state(self) -> State:
@@ -60,12 +67,22 @@ class CircuitBreaker:
         self._failures = 0
         self._opened_at = None
         self._probing = False
+        self.reason = self.hint = ""
 
-    def record_failure(self) -> None:
+    def record_failure(self, reason: str = "", hint: str = "") -> None:
         self._failures += 1
+        self.reason = reason or self.reason
+        self.hint = hint or self.hint
         if self._probing or self._failures >= self.failure_threshold:
             self._opened_at = self._clock()
         self._probing = False
+
+    def trip(self, reason: str, hint: str = "") -> None:
+        """Open the circuit now: the failure will repeat whatever is retried."""
+        self._failures = max(self._failures, self.failure_threshold)
+        self._opened_at = self._clock()
+        self._probing = False
+        self.reason, self.hint = reason, hint
 
     def release_probe(self) -> None:
         """Give the probe slot back when a probe ended without a verdict (cancelled)."""

@@ -4,9 +4,14 @@ Each block is one chat request: the crop as a base64 PNG data URL and the task p
 endpoint's style. vLLM reads two per-request extras from the body: ``mm_processor_kwargs``
 (both ``min_pixels`` and ``max_pixels``, set by the decision layer, so dense pages get more
 visual tokens) and ``chat_template_kwargs`` (thinking off). Reasoning that leaks anyway is
-stripped. Transient failures (connect errors, 429, 5xx) are retried with jittered backoff; a
-timeout is not (the page deadline and the route's next engine handle a hung server); a
-circuit breaker per endpoint stops traffic to a server that keeps failing. An answer cut at
+stripped. A crop above the request's ``max_pixels`` is shrunk here by the image processor's own
+rule (pixels.py), so the server never decodes more than it will use (vLLM answers 500 to an
+image past Pillow's bomb limit, whatever max_pixels says). Transient failures (connect errors,
+429, 5xx) are retried with jittered backoff; a timeout is not (the page deadline and the
+route's next engine handle a hung server); a circuit breaker per endpoint stops traffic to a
+server that keeps failing, and a refusal that will repeat (see served_errors.py) opens it at
+once. Errors carry the server's own message. :meth:`OpenAIEngine.preflight` sends one tiny
+image before any page, so such a refusal is found at start-up. An answer cut at
 ``max_tokens`` is returned with its ``finish_reason``: the verifier's truncation check judges it
 and its remedy (retry with more pixels, fallback, escalate) applies, as for any other fault.
 
@@ -36,11 +41,13 @@ from pagereader.engines.base import BlockRequest
 from pagereader.engines.breaker import CircuitBreaker
 from pagereader.engines.prompts import max_tokens_for, routing_tag, task_prompt
 from pagereader.engines.retry import Backoff, is_retryable_status, parse_retry_after
-from pagereader.errors import EngineError, EngineUnavailableError
+from pagereader.errors import EngineError, EngineRefusedError, EngineUnavailableError
 from pagereader.options import OpenAIEngineOptions, RouterOptions
+from pagereader.pixels import fit_for_upload, image_tokens
 from pagereader.render.otsl import is_otsl, otsl_to_table
+from pagereader.served_errors import ServerError, status_error
 from pagereader.tables import table_to_html, table_to_markdown
-from pagereader.types import Recognition
+from pagereader.types import Block, Recognition
 
 logger = logging.getLogger(__name__)
 
@@ -79,9 +86,26 @@ def crop_sha256(image: Image.Image) -> str:
     return digest.hexdigest()
 
 
-def _encode(image: Image.Image, tagged: bool) -> tuple[str, str]:
-    """The crop's data URL and, when the request carries a routing tag, its digest."""
+def _encode(
+    image: Image.Image, tagged: bool, factor: int, min_pixels: int, max_pixels: int
+) -> tuple[str, str]:
+    """The crop as sent (shrunk to the server's own resize when that is smaller) as a data URL
+    and, when the request carries a routing tag, its digest."""
+    image = fit_for_upload(image, factor, min_pixels, max_pixels)
     return image_data_url(image), crop_sha256(image) if tagged else ""
+
+
+#: The preflight's image: small, blank, and within every model's pixel bounds once resized.
+PREFLIGHT_SIZE = (64, 64)
+
+
+def _extras(min_pixels: int, max_pixels: int) -> dict[str, Any]:
+    """The body fields vLLM reads per request: the pixel bounds (both, or transformers ignores
+    them) and thinking off."""
+    return {
+        "mm_processor_kwargs": {"min_pixels": min_pixels, "max_pixels": max_pixels},
+        "chat_template_kwargs": {"enable_thinking": False},
+    }
 
 
 class OpenAIEngine:
@@ -160,13 +184,7 @@ class OpenAIEngine:
             "messages": messages,
             "temperature": 0.0,
             "max_tokens": max_tokens_for(request.task, self.options.max_tokens),
-            "extra_body": {
-                "mm_processor_kwargs": {
-                    "min_pixels": request.min_pixels,
-                    "max_pixels": request.max_pixels,
-                },
-                "chat_template_kwargs": {"enable_thinking": False},
-            },
+            "extra_body": _extras(request.min_pixels, request.max_pixels),
         }
         if self.router is not None:
             body["metadata"] = {
@@ -178,10 +196,36 @@ class OpenAIEngine:
             }
         return body
 
-    def _error(self, request: BlockRequest, message: str) -> EngineError:
+    def visual_tokens(self, width: int, height: int, min_pixels: int, max_pixels: int) -> int:
+        """The visual tokens the served model spends on a crop of this size at these bounds."""
+        return image_tokens(width, height, self.options.image_factor, min_pixels, max_pixels)
+
+    def _where(self) -> str:
+        return f"engine {self.name} ({self.base_url})"
+
+    def _error(self, request: BlockRequest, message: str, **kind: Any) -> EngineError:
         return EngineError(
-            f"{self.name} ({self.base_url}): {message}", file=request.file, page=request.page
+            f"{self._where()}: {message}", file=request.file, page=request.page, **kind
         )
+
+    def _fallback_hint(self, hint: str) -> str:
+        if self.options.fallback_on_refusal:
+            return hint
+        return (
+            f"{hint}; or set [engines.{self.name}] fallback_on_refusal = true to accept the "
+            "route's next engine"
+        )
+
+    def _status_failure(self, request: BlockRequest, failure: ServerError) -> EngineError:
+        """The error of a non-retryable status; a refusal that will repeat opens the circuit."""
+        message = f"{self._where()}: {failure.line()}"
+        kind: dict[str, Any] = {"file": request.file, "page": request.page}
+        kind |= {"status": failure.status, "cause": failure.cause}
+        if failure.cause == "refused":
+            self.breaker.trip(failure.line(), failure.hint)
+            return EngineRefusedError(message, hint=self._fallback_hint(failure.hint), **kind)
+        self.breaker.record_success()
+        return EngineError(message, hint=failure.hint, **kind)
 
     async def _send(self, request: BlockRequest, body: dict[str, Any]) -> Any:
         """One request with retries; the breaker sees every try.
@@ -195,12 +239,16 @@ class OpenAIEngine:
         problem = ""
         for attempt in range(tries):
             if not self.breaker.allow():
+                why = self.breaker.reason or "repeated failures"
                 raise EngineUnavailableError(
-                    f"{self.name} ({self.base_url}): circuit open after repeated failures; "
+                    f"{self._where()}: circuit open after {why}; "
                     f"next probe in {self.breaker.retry_in():.1f} s",
                     file=request.file,
                     page=request.page,
-                    hint="check that the server is up, or let the route's fallback answer",
+                    hint=self._fallback_hint(
+                        self.breaker.hint or "check that the server is up and serves the model"
+                    ),
+                    cause="unreachable",
                 )
             retry_after: float | None = None
             try:
@@ -209,20 +257,22 @@ class OpenAIEngine:
                 self.breaker.release_probe()
                 raise
             except openai.APITimeoutError as exc:
-                self.breaker.record_failure()
+                self.breaker.record_failure("a timeout")
                 raise self._error(
-                    request, f"no answer within {self.options.timeout_s:g} s"
+                    request, f"no answer within {self.options.timeout_s:g} s", cause="timeout"
                 ) from exc
             except openai.APIConnectionError as exc:
-                self.breaker.record_failure()
                 problem = f"cannot connect: {exc}"
+                status, cause = None, "unreachable"
+                hint = f"start the server at {self.base_url}, or fix [engines.{self.name}] base_url"
+                self.breaker.record_failure(problem, hint)
             except openai.APIStatusError as exc:
-                status = exc.status_code
-                if not is_retryable_status(status):
-                    self.breaker.record_success()
-                    raise self._error(request, f"HTTP {status}: {exc.message}") from exc
-                self.breaker.record_failure()
-                problem = f"HTTP {status}: {exc.message}"
+                failure = status_error(exc, self.name, self.base_url)
+                if not is_retryable_status(failure.status):
+                    raise self._status_failure(request, failure) from exc
+                problem = failure.line()
+                status, cause, hint = failure.status, failure.cause, failure.hint
+                self.breaker.record_failure(problem, hint)
                 retry_after = parse_retry_after(exc.response.headers.get("retry-after"))
             else:
                 self.breaker.record_success()
@@ -231,11 +281,25 @@ class OpenAIEngine:
                 delay = self.backoff.delay(attempt, retry_after)
                 logger.debug("%s: %s; retry %d in %.2f s", self.name, problem, attempt + 1, delay)
                 await asyncio.sleep(delay)
-        raise self._error(request, f"{problem} (after {tries} tries)")
+        raise EngineUnavailableError(
+            f"{self._where()}: {problem} (after {tries} tries)",
+            file=request.file,
+            page=request.page,
+            hint=self._fallback_hint(hint),
+            cause=cause,  # type: ignore[arg-type]
+            status=status,
+        )
 
     async def recognize(self, request: BlockRequest) -> Recognition:
         start = time.perf_counter()
-        url, digest = await asyncio.to_thread(_encode, request.image, self.router is not None)
+        url, digest = await asyncio.to_thread(
+            _encode,
+            request.image,
+            self.router is not None,
+            self.options.image_factor,
+            request.min_pixels,
+            request.max_pixels,
+        )
         response = await self._send(request, self.request_body(request, url, digest))
         if not response.choices:
             raise self._error(request, "the answer has no choices")
@@ -258,7 +322,36 @@ class OpenAIEngine:
             latency_s=time.perf_counter() - start,
             detail=f"{response.model or self.model} via {self.base_url}"
             + ("; reasoning stripped" if text != raw.strip() else ""),
+            http_status=200,
         )
+
+    async def preflight(self, min_pixels: int, max_pixels: int) -> EngineError | None:
+        """One tiny image request shaped like every block's (pixel bounds, thinking off), sent
+        before any page: a server that refuses them, is down, or does not serve the model is
+        found now, and a refusal opens the circuit so no block waits on it. None when the
+        server answered."""
+        image = Image.new("RGB", PREFLIGHT_SIZE, "white")
+        block = Block(kind="text", bbox=(0.0, 0.0, *map(float, PREFLIGHT_SIZE)), order=0)
+        request = BlockRequest(
+            file="",
+            page=0,
+            block=block,
+            task="text",
+            image=image,
+            page_image=image,
+            scale=1.0,
+            page_class="scan",
+            script="unknown",
+            min_pixels=min(min_pixels, max_pixels),
+            max_pixels=max_pixels,
+        )
+        body = self.request_body(request, image_data_url(image))
+        body["max_tokens"] = 1
+        try:
+            await self._send(request, body)
+        except EngineError as exc:
+            return exc
+        return None
 
     async def aclose(self) -> None:
         clients = list(self._clients.values())

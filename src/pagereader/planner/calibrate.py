@@ -1,12 +1,19 @@
 """Calibrate the time model against the user's own OpenAI-compatible endpoints.
 
-A short, bounded series of real requests to each endpoint: one untimed warm-up, then batch-1
-requests cycling over a page crop at two pixel budgets (a quarter of the crop's pixels, and all
-of them) and two output lengths, then two rounds
-of eight concurrent requests (short and long answers). The batch-1 latencies are fitted by
-least squares to ``fixed + prefill x prompt tokens + step x output tokens``; the step at batch
-8 is the difference of the two rounds over the difference of their output tokens (their
-prefills are the same, so they cancel). Token counts come from the server's ``usage``.
+A short, bounded series of real requests to each endpoint: an untimed warm-up at each pixel
+budget (vLLM's first request at a new ``mm_processor_kwargs`` value costs seconds more), then
+batch-1 requests cycling over two pixel budgets (a quarter of the crop's pixels, and all of
+them) and two output lengths, then two rounds of eight concurrent requests (short and long
+answers). Every request sends a crop of its own (same size, different text): a repeated crop
+is answered from vLLM's prefix and multimodal caches and its prefill would time as free.
+
+The batch-1 latencies are fitted by non-negative least squares to ``fixed + prefill x prompt
+tokens + step x output tokens`` (a cost cannot be negative; a term held at zero is reported);
+the step at batch 8 is the difference of the two rounds over the difference of their output
+tokens (their prefills are the same, so they cancel). Token counts come from the server's
+``usage``. A fit that cannot be right (a term at zero, a residual as large as the latencies) is
+flagged implausible. For the cleanest numbers start the server with
+``--no-enable-prefix-caching --mm-processor-cache-gb 0``.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from pagereader.errors import ConfigError, PagereaderError
 from pagereader.options import OpenAIEngineOptions
 from pagereader.planner.catalog import get_model
 from pagereader.planner.timemodel import Calibrated
+from pagereader.served_errors import classify, error_message
 
 logger = logging.getLogger(__name__)
 
@@ -65,13 +73,26 @@ def pixel_budgets(crop: tuple[int, int]) -> tuple[int, int]:
     return pixels // 4, pixels
 
 
-def page_crop(width: int = CROP[0], height: int = CROP[1]) -> Image.Image:
-    """A crop of a text page: dark lines of glyph-like marks on white, with real words."""
+_TEXT = (
+    "Quarterly revenue grew in every region while costs held steady and margins widened "
+    "across the divisions that reported before the close of the fiscal year"
+)
+_WORDS = _TEXT.split()
+
+#: Server flags that keep caches out of a calibration (documented in the command's help).
+CLEAN_SERVER_FLAGS = "--no-enable-prefix-caching --mm-processor-cache-gb 0"
+
+
+def page_crop(width: int = CROP[0], height: int = CROP[1], seed: int = 0) -> Image.Image:
+    """A crop of a text page: lines of real words on white. Each ``seed`` gives other lines
+    (words, numbers and their order), so no two requests share pixels."""
     image = Image.new("RGB", (width, height), "white")
     draw = ImageDraw.Draw(image)
-    words = "Quarterly revenue grew in every region while costs held steady"
+    count = len(_WORDS)
     for n, y in enumerate(range(24, height - 24, 36)):
-        draw.text((24, y), f"{n + 1}. {words} {n * 7 % 13}", fill="black")
+        start = (seed * 7 + n * 3) % count
+        words = " ".join(_WORDS[(start + k * (seed % 5 + 1)) % count] for k in range(10))
+        draw.text((24, y), f"{seed}.{n + 1} {words} {(seed * 31 + n * 7) % 997}", fill="black")
     return image
 
 
@@ -120,13 +141,23 @@ async def _one(
             f"request to {engine.base_url} failed: {exc}", hint="is the server running?"
         ) from exc
     if response.status_code != 200:
-        raise CalibrationError(
-            f"{engine.base_url} answered {response.status_code}: {response.text[:200]}"
+        failure = classify(
+            response.status_code, _server_message(response), "calibrated", engine.base_url
         )
+        raise CalibrationError(f"{engine.base_url} answered {failure.line()}", hint=failure.hint)
     usage = response.json().get("usage") or {}
     if "prompt_tokens" not in usage or "completion_tokens" not in usage:
         raise CalibrationError(f"{engine.base_url} reports no token usage; cannot fit")
     return int(usage["prompt_tokens"]), int(usage["completion_tokens"]), time.perf_counter() - start
+
+
+def _server_message(response: httpx.Response) -> str:
+    """The error object's message as the server wrote it."""
+    try:
+        body: Any = response.json()
+    except ValueError:
+        body = response.text
+    return error_message(body, response.text[:300])
 
 
 async def _round(
@@ -149,22 +180,27 @@ async def probe(
     """The timed series against one endpoint: ``requests`` requests plus one warm-up."""
     if requests < MIN_REQUESTS:
         raise ConfigError(f"--requests must be at least {MIN_REQUESTS}, got {requests}")
-    url = _data_url(page_crop(*crop))
     budgets = pixel_budgets(crop)
     single = requests - 2 * BATCH
     combos = [(p, t) for t in OUTPUT_TOKENS for p in budgets]
     samples: list[Sample] = []
+    seeds = iter(range(1, 1_000_000))
+
+    def fresh() -> str:
+        return _data_url(page_crop(*crop, seed=next(seeds)))
+
     limits = httpx.Limits(max_connections=BATCH, max_keepalive_connections=BATCH)
     async with httpx.AsyncClient(timeout=engine.timeout_s, limits=limits) as client:
-        await _one(client, engine, request_body(engine, url, budgets[0], OUTPUT_TOKENS[0]))
+        for pixels in budgets:
+            await _one(client, engine, request_body(engine, fresh(), pixels, OUTPUT_TOKENS[0]))
         for n in range(single):
             pixels, tokens = combos[n % len(combos)]
-            body = request_body(engine, url, pixels, tokens)
+            body = request_body(engine, fresh(), pixels, tokens)
             p, c, seconds = await _round(client, engine, [body])
             samples.append(Sample(1, pixels, tokens, p, c, seconds))
         for tokens in OUTPUT_TOKENS:
-            body = request_body(engine, url, budgets[0], tokens)
-            p, c, seconds = await _round(client, engine, [body] * BATCH)
+            bodies = [request_body(engine, fresh(), budgets[0], tokens) for _ in range(BATCH)]
+            p, c, seconds = await _round(client, engine, bodies)
             samples.append(Sample(BATCH, budgets[0], tokens, p, c, seconds))
     return samples
 
@@ -179,10 +215,52 @@ class Fit:
     decode_ms_batch8: float
     residual_ms: float
     warnings: tuple[str, ...] = ()
+    plausible: bool = True
+
+
+def nnls(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """Non-negative least squares for a few columns: the best of the least-squares solutions
+    on each subset of columns whose coefficients are all non-negative (the NNLS optimum is one
+    of them: the unconstrained solution on its own active set)."""
+    columns = x.shape[1]
+    best = np.zeros(columns)
+    best_error = float(np.sum(y**2))
+    for mask in range(1, 2**columns):
+        chosen = [c for c in range(columns) if mask >> c & 1]
+        coef, *_ = np.linalg.lstsq(x[:, chosen], y, rcond=None)
+        if np.any(coef < 0):
+            continue
+        full = np.zeros(columns)
+        full[chosen] = coef
+        error = float(np.sum((x @ full - y) ** 2))
+        if error < best_error - 1e-12:
+            best, best_error = full, error
+    return best
+
+
+def _implausible(values: dict[str, float], residual: float, mean_ms: float) -> list[str]:
+    """What makes a fit unbelievable: a cost held at zero, or noise as large as the signal."""
+    out = [
+        f"{name} fitted 0: the latency did not grow with it (a cache or a busy server hides "
+        f"it; start the server with {CLEAN_SERVER_FLAGS} and calibrate again)"
+        for name in ("prefill_ms_per_1k", "decode_ms_batch1")
+        if values[name] <= 0
+    ]
+    if values["decode_ms_batch8"] <= 0:
+        out.append(
+            "decode_ms_batch8 fitted 0 or less: the long round was not slower than the short one"
+        )
+    if residual > 0.5 * mean_ms:
+        out.append(
+            f"the residual ({residual:.0f} ms) is over half the mean latency ({mean_ms:.0f} ms): "
+            "the server's latency varied with something other than tokens"
+        )
+    return out
 
 
 def fit(samples: list[Sample]) -> Fit:
-    """Least squares over the batch-1 samples; the batch-8 step from the two rounds."""
+    """Non-negative least squares over the batch-1 samples; the batch-8 step from the two
+    rounds."""
     single = [s for s in samples if s.batch == 1]
     rounds = sorted((s for s in samples if s.batch > 1), key=lambda s: s.completion_tokens)
     if len(single) < 4 or len(rounds) < 2:
@@ -194,7 +272,7 @@ def fit(samples: list[Sample]) -> Fit:
             "prompt or output tokens did not vary between requests: the endpoint ignores "
             "mm_processor_kwargs.max_pixels or max_tokens"
         )
-    coef, *_ = np.linalg.lstsq(x, y, rcond=None)
+    coef = nnls(x, y)
     residual = float(np.sqrt(np.mean((x @ coef - y) ** 2)))
     short, long = rounds[0], rounds[-1]
     spread = long.completion_tokens - short.completion_tokens
@@ -207,13 +285,14 @@ def fit(samples: list[Sample]) -> Fit:
         "decode_ms_batch1": float(coef[2]),
         "decode_ms_batch8": step8,
     }
-    warnings = tuple(
-        f"{name} fitted {value:.3g}, below zero: the latency does not grow with it; kept at 0"
-        for name, value in values.items()
-        if value < 0
-    )
+    warnings = _implausible(values, residual, float(np.mean(y)))
     clean = {k: round(max(0.0, v), 4) for k, v in values.items()}
-    return Fit(**clean, residual_ms=round(residual, 3), warnings=warnings)
+    return Fit(
+        **clean,
+        residual_ms=round(residual, 3),
+        warnings=tuple(warnings),
+        plausible=not warnings,
+    )
 
 
 def calibrate_endpoints(

@@ -1,5 +1,11 @@
 """vllm serve commands for a layout, the warnings the seeds learned the hard way, and the
-pagereader engines/routes config that points at those servers."""
+pagereader engines/routes config that points at those servers.
+
+Every command carries ``--trust-request-mm-kwargs``: pagereader sends each block's pixel
+bounds in ``mm_processor_kwargs``, and a current vLLM refuses them (400) without it. Video is
+limited to none: pagereader sends only images, and vLLM would otherwise reserve memory for a
+video in its profiling run. The emitted config carries the commands as ``# start:`` comments
+beside the engine they serve, so config and servers are written together."""
 
 from __future__ import annotations
 
@@ -11,6 +17,9 @@ from pagereader.planner.layouts import MAX_NUM_SEQS, Instance, Layout
 from pagereader.planner.memory import MAX_MODEL_LEN, REQUEST_MIN_PIXELS, SERVE_MAX_PIXELS
 
 HOST = "127.0.0.1"
+#: Lets each request carry its own pixel bounds; without it vLLM answers them 400.
+TRUST_REQUEST_MM_KWARGS = "--trust-request-mm-kwargs"
+START_PREFIX = "# start: "
 IMAGES_PER_PROMPT = {"parser": 1, "general": 4}
 
 
@@ -40,11 +49,12 @@ def serve_args(inst: Instance, gpu: GpuSpec) -> list[str]:
     args.append(f"--tensor-parallel-size {inst.tp}")
     args.append(f"--max-model-len {MAX_MODEL_LEN}")
     images = IMAGES_PER_PROMPT[model.role]
-    args.append(f"--limit-mm-per-prompt '{json.dumps({'image': images})}'")
+    args.append(f"--limit-mm-per-prompt '{json.dumps({'image': images, 'video': 0})}'")
     args.append(f"--max-num-seqs {max_num_seqs(inst)}")
     args.append(f"--gpu-memory-utilization {inst.utilization:.2f}")
     pixels = {"min_pixels": REQUEST_MIN_PIXELS, "max_pixels": SERVE_MAX_PIXELS}
     args.append(f"--mm-processor-kwargs '{json.dumps(pixels)}'")
+    args.append(TRUST_REQUEST_MM_KWARGS)
     args.extend(model.extra_serve_flags)
     if model.hybrid and gpu.hopper:
         args.append("--gdn-prefill-backend triton")
@@ -56,6 +66,12 @@ def serve_command(inst: Instance, gpu: GpuSpec) -> str:
     """A shell command line, pinned to its cards with CUDA_VISIBLE_DEVICES."""
     devices = ",".join(str(c) for c in inst.cards)
     return f"CUDA_VISIBLE_DEVICES={devices} " + " \\\n  ".join(serve_args(inst, gpu))
+
+
+def start_line(inst: Instance, gpu: GpuSpec) -> str:
+    """The serve command on one line, as the emitted config's ``# start:`` comment."""
+    devices = ",".join(str(c) for c in inst.cards)
+    return START_PREFIX + f"CUDA_VISIBLE_DEVICES={devices} " + " ".join(serve_args(inst, gpu))
 
 
 def model_warnings(model: ModelSpec, gpu: GpuSpec, dtype: str) -> list[str]:
@@ -139,11 +155,12 @@ def _routes(names: dict[str, list[Instance]]) -> dict[str, list[str]]:
 def emit_config(layout: Layout) -> str:
     """The pagereader config (engines, routes, budget) that points at this layout's servers."""
     names = engine_names(layout)
+    gpu = layout.gpus.gpu
     lines = [f"# pagereader config for {layout.gpus.label}, written by `pagereader plan`"]
     for name, group in names.items():
         first = group[0]
+        lines += ["", *(start_line(inst, gpu) for inst in group)]
         lines += [
-            "",
             f"[engines.{name}]",
             'kind = "openai"',
             f"base_url = {_toml_str(f'http://{HOST}:{first.port}/v1')}",
@@ -152,6 +169,7 @@ def emit_config(layout: Layout) -> str:
             f"max_concurrency = {max_num_seqs(first)}",
             "timeout_s = 60",
             "retries = 2",
+            f"image_factor = {first.model.factor}",
         ]
         for other in group[1:]:
             lines.append(f"# replica: http://{HOST}:{other.port}/v1 (put a load balancer in front)")

@@ -81,6 +81,9 @@ def review_markdown(result: DocumentResult, pages_dir: str = "pages") -> str:
             f"Status {result.status}: {len(result.errors)} error(s), listed under Errors below."
         )
         lines.append("")
+    elif result.warnings:
+        lines.append(f"{len(result.warnings)} warning(s), listed under Warnings below.")
+        lines.append("")
     elif count == 0 and not corrected and not any(page.warnings for page in result.pages):
         lines.append("Nothing to review: every block was accepted as first answered.")
     warned = [page for page in result.pages if page.warnings]
@@ -113,6 +116,10 @@ def review_markdown(result: DocumentResult, pages_dir: str = "pages") -> str:
     if result.errors:
         lines += ["## Errors", ""]
         lines.extend(f"- {_cell(error.line())}" for error in result.errors)
+        lines.append("")
+    if result.warnings:
+        lines += ["## Warnings", ""]
+        lines.extend(f"- {_cell(warning)}" for warning in result.warnings)
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 

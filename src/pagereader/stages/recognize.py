@@ -23,12 +23,13 @@ import numpy as np
 from PIL import Image
 
 from pagereader.engines.base import BlockRequest, crop_box
-from pagereader.errors import PagereaderError
+from pagereader.errors import EngineError, PagereaderError
 from pagereader.runtime import Runtime
 from pagereader.stages.routes import resolve_route, task_for
 from pagereader.stages.state import PageState
 from pagereader.types import (
     Attempt,
+    AttemptCause,
     BBox,
     Block,
     BlockResult,
@@ -122,10 +123,32 @@ def _grace_s(ctx: Runtime, chain: list[str]) -> float:
     return max((float(t) for t in timeouts if t), default=_DEFAULT_GRACE_S)
 
 
-def _failed(name: str, start: float, error: str) -> Attempt:
+def _failed(
+    name: str,
+    start: float,
+    error: str,
+    cause: AttemptCause,
+    status: int | None = None,
+    hint: str = "",
+) -> Attempt:
     return Attempt(
-        engine=name, ok=False, latency_s=round(time.perf_counter() - start, 4), error=error
+        engine=name,
+        ok=False,
+        latency_s=round(time.perf_counter() - start, 4),
+        error=error,
+        cause=cause,
+        http_status=status,
+        hint=hint,
     )
+
+
+def failed_attempt(name: str, start: float, exc: BaseException) -> Attempt:
+    """The attempt of an engine call that raised: its message, kind and HTTP status."""
+    if isinstance(exc, EngineError):
+        return _failed(name, start, exc.message, exc.cause, exc.status, exc.hint)
+    if isinstance(exc, PagereaderError):
+        return _failed(name, start, exc.message, "engine", hint=exc.hint)
+    return _failed(name, start, f"internal error: {type(exc).__name__}: {exc}", "internal")
 
 
 async def recognize_block(
@@ -156,6 +179,7 @@ async def recognize_block(
                             f"skipped: the page deadline ({budget:g} s) and one timeout "
                             f"({grace:g} s) have passed"
                         ),
+                        "deadline",
                     )
                 )
                 continue
@@ -164,7 +188,7 @@ async def recognize_block(
                 answer = await call_engine(ctx, name, request)
         except TimeoutError as exc:
             if not window.expired():
-                attempts.append(_failed(name, start, f"internal error: TimeoutError: {exc}"))
+                attempts.append(failed_attempt(name, start, exc))
                 continue
             what = "page deadline" if not late else "page deadline plus one timeout"
             attempts.append(
@@ -176,17 +200,18 @@ async def recognize_block(
                         + (f" + {grace:g} s" if late else "")
                         + ") passed before an answer; falling back"
                     ),
+                    "deadline",
                 )
             )
             continue
         except PagereaderError as exc:
-            attempts.append(_failed(name, start, exc.message))
+            attempts.append(failed_attempt(name, start, exc))
             continue
         except Exception as exc:  # an engine bug must not cost the block its fallbacks
             logger.debug(
                 "engine %s failed on %s page %s", name, state.file, state.index, exc_info=exc
             )
-            attempts.append(_failed(name, start, f"internal error: {type(exc).__name__}: {exc}"))
+            attempts.append(failed_attempt(name, start, exc))
             continue
         latency = time.perf_counter() - start
         attempts.append(
@@ -197,6 +222,7 @@ async def recognize_block(
                 finish_reason=answer.finish_reason,
                 prompt_tokens=answer.prompt_tokens,
                 completion_tokens=answer.completion_tokens,
+                http_status=answer.http_status,
             )
         )
         return BlockResult(

@@ -19,11 +19,18 @@ import time
 from pagereader.checks import Possible, Subject, decide, run_checks
 from pagereader.checks.base import ReferenceSource
 from pagereader.checks.plausibility import page_findings
+from pagereader.engines.base import crop_box
 from pagereader.engines.textlayer import TextLayerEngine
 from pagereader.errors import PagereaderError
-from pagereader.options import Options
+from pagereader.options import Options, VerifyOptions
+from pagereader.protocols import ServedEngine
 from pagereader.runtime import Runtime
-from pagereader.stages.recognize import build_request, call_engine, recognize_block
+from pagereader.stages.recognize import (
+    build_request,
+    call_engine,
+    failed_attempt,
+    recognize_block,
+)
 from pagereader.stages.routes import resolve_route
 from pagereader.stages.state import PageState
 from pagereader.types import (
@@ -152,10 +159,35 @@ class _Walk:
     max_pixels: int = 0
 
 
-def _possible(ctx: Runtime, walk: _Walk, reference: Reference) -> Possible:
+def _raised(options: VerifyOptions, max_pixels: int) -> int:
+    return min(options.retry_max_pixels, int(max_pixels * options.retry_pixel_factor))
+
+
+def pixel_gain(ctx: Runtime, state: PageState, walk: _Walk, name: str) -> tuple[int, int] | None:
+    """The visual tokens of the block's crop at its pixel budget and at the raised one, for a
+    served engine (None when the engine cannot say): a crop already under its budget gives the
+    same tokens at any higher one, and sending it again would be a duplicate request."""
+    engine = ctx.engines.get(name)
+    if not isinstance(engine, ServedEngine) or state.decision is None:
+        return None
+    page = state.rendered
+    x0, y0, x1, y1 = crop_box(walk.result.block.bbox, page.scale, page.image.size)
+    low, now = state.decision.min_pixels, walk.max_pixels
+    raised = _raised(ctx.options.verify, now)
+    try:
+        before = engine.visual_tokens(x1 - x0, y1 - y0, min(low, now), now)
+        after = engine.visual_tokens(x1 - x0, y1 - y0, min(low, raised), raised)
+    except PagereaderError:
+        return None
+    return before, after
+
+
+def _possible(
+    ctx: Runtime, walk: _Walk, reference: Reference, gain: tuple[int, int] | None = None
+) -> Possible:
     options = ctx.options.verify
     name = walk.chain[walk.position] if walk.position < len(walk.chain) else walk.result.engine
-    raised = min(options.retry_max_pixels, int(walk.max_pixels * options.retry_pixel_factor))
+    raised = _raised(options, walk.max_pixels)
     trusted = reference.source == "textlayer" or (
         reference.source == "ocr" and options.fallback_to_ocr
     )
@@ -165,6 +197,7 @@ def _possible(ctx: Runtime, walk: _Walk, reference: Reference) -> Possible:
             and not _pixel_blind(ctx, name)
             and not _pixel_blind(ctx, walk.result.engine)
             and raised > walk.max_pixels
+            and (gain is None or gain[1] > gain[0])
         ),
         can_escalate=walk.position + 1 < len(walk.chain),
         can_fallback=bool(
@@ -179,9 +212,7 @@ def _possible(ctx: Runtime, walk: _Walk, reference: Reference) -> Possible:
 async def _retry(ctx: Runtime, state: PageState, walk: _Walk) -> str:
     options = ctx.options.verify
     name = walk.chain[walk.position]
-    walk.max_pixels = min(
-        options.retry_max_pixels, int(walk.max_pixels * options.retry_pixel_factor)
-    )
+    walk.max_pixels = _raised(options, walk.max_pixels)
     walk.retries += 1
     request = build_request(state, walk.result.block)
     request = dataclasses.replace(
@@ -191,8 +222,8 @@ async def _retry(ctx: Runtime, state: PageState, walk: _Walk) -> str:
     try:
         answer = await call_engine(ctx, name, request)
     except Exception as exc:
-        error = exc.message if isinstance(exc, PagereaderError) else f"{type(exc).__name__}: {exc}"
-        attempt = Attempt(engine=name, ok=False, latency_s=time.perf_counter() - start, error=error)
+        attempt = failed_attempt(name, start, exc)
+        error = attempt.error
         walk.result = walk.result.model_copy(update={"attempts": (*walk.result.attempts, attempt)})
         return f"retry {name} at {walk.max_pixels:,} pixels failed: {error}"
     latency = time.perf_counter() - start
@@ -214,6 +245,7 @@ async def _retry(ctx: Runtime, state: PageState, walk: _Walk) -> str:
                     finish_reason=answer.finish_reason,
                     prompt_tokens=answer.prompt_tokens,
                     completion_tokens=answer.completion_tokens,
+                    http_status=answer.http_status,
                 ),
             ),
         }
@@ -253,6 +285,19 @@ def _fallback(walk: _Walk, reference: Reference) -> str:
     return f"fell back to the {reference.source} text"
 
 
+def _no_gain(name: str, walk: _Walk, gain: tuple[int, int]) -> Finding:
+    """Why a retry with more pixels was not chosen: the model would see the same crop."""
+    return Finding(
+        check="remedy",
+        severity="info",
+        message=(
+            f"retry with more pixels not chosen: the crop is {gain[0]:,} visual tokens for "
+            f"{name} at {walk.max_pixels:,} pixels and would be {gain[1]:,} with more "
+            "(it is already under its budget; a higher-resolution render is not kept)"
+        ),
+    )
+
+
 async def verify_block(
     ctx: Runtime, state: PageState, result: BlockResult, chain: list[str]
 ) -> BlockResult:
@@ -283,8 +328,14 @@ async def verify_block(
         )
         history.extend(f for f in findings if f not in history)
         last = step_index == options.max_steps
-        possible = Possible() if last else _possible(ctx, walk, reference)
+        name = walk.chain[walk.position] if walk.position < len(walk.chain) else walk.result.engine
+        gain = None if last else pixel_gain(ctx, state, walk, name)
+        possible = Possible() if last else _possible(ctx, walk, reference, gain)
         action, lead = decide(findings, possible, options.remedies)
+        if gain is not None and gain[1] <= gain[0] and findings and action != "retry":
+            unchanged = _no_gain(name, walk, gain)
+            if unchanged not in history:
+                history.append(unchanged)
         if action in ("accept", "review"):
             final = final if action == "accept" else "review"
             break

@@ -116,9 +116,30 @@ def test_serve_command_for_paddleocr_vl_carries_the_recipe_flags() -> None:
         "--max-num-seqs 64",
         "--gpu-memory-utilization 0.90",
         """--mm-processor-kwargs '{"min_pixels": 112896, "max_pixels": 2822400}'""",
-        """--limit-mm-per-prompt '{"image": 1}'""",
+        """--limit-mm-per-prompt '{"image": 1, "video": 0}'""",
+        "--trust-request-mm-kwargs",
     ):
         assert flag in cmd
+
+
+def test_emitted_config_carries_each_engines_start_commands_and_image_factor() -> None:
+    import tomllib
+
+    from pagereader.planner.vllm import START_PREFIX, emit_config
+
+    layout = recommend(
+        [get_model("qwen2.5-vl-7b"), get_model("qwen3-vl-8b")], one("2xA100-80"), 5.0
+    )
+    text = emit_config(layout)
+    starts = [line for line in text.splitlines() if line.startswith(START_PREFIX)]
+    assert len(starts) == len(layout.instances)
+    for inst in layout.instances:
+        line = next(s for s in starts if f"--port {inst.port}" in s)
+        assert f"vllm serve {inst.model.repo} " in line
+        assert "--trust-request-mm-kwargs" in line
+    engines = tomllib.loads(text)["engines"]
+    factors = {e["model"]: e["image_factor"] for e in engines.values()}
+    assert factors == {"Qwen/Qwen2.5-VL-7B-Instruct": 28, "Qwen/Qwen3-VL-8B-Instruct": 32}
 
 
 def test_gdn_model_on_hopper_gets_the_triton_backend_and_warnings() -> None:
@@ -157,7 +178,9 @@ def test_emitted_config_has_the_pipeline_schema() -> None:
         "max_concurrency": 64,
         "timeout_s": 60,
         "retries": 2,
+        "image_factor": 28,
     }
+    assert general["image_factor"] == 32
     assert general["base_url"] == "http://127.0.0.1:8001/v1"
     assert general["model"] == "Qwen/Qwen3-VL-8B-Instruct"
     assert general["prompt_style"] == "qwen-vl"
