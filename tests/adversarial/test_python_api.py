@@ -39,7 +39,9 @@ def test_every_install_target_keeps_opencv_headless() -> None:
     """rapid-layout requires opencv-python: any target that installs the project (with or
     without extras) must put the headless build back, or two OpenCVs fight over cv2."""
     makefile = (REPO / "Makefile").read_text(encoding="utf-8")
-    installing = re.findall(r"^([\w-]+):.*\n(?:\t.*\n)*?\t.* install .*-e ", makefile, re.M)
+    installing = re.findall(
+        r"^([\w-]+):.*\n(?:\t.*\n)*?\t(?:\$\(PIP_INSTALL\)|\$\(PIP\) install) .*-e ", makefile, re.M
+    )
     assert {"install", "install-service", "install-test"} <= set(installing)
     for target in installing:
         recipe = _recipe(makefile, target)
