@@ -77,7 +77,7 @@ async def preflight(ctx: Runtime) -> dict[str, ErrorItem]:
         else:
             item = ErrorItem(file="", stage="preflight", message=str(problem))
         ctx.engine_problems[engine.name] = item
-        logger.warning("engine %s: %s", engine.name, item.message)
+        logger.info("%s", item.message)
     return dict(ctx.engine_problems)
 
 

@@ -122,6 +122,7 @@ def vllm() -> Iterator[VllmSet]:
         if server.name in running:
             new = int(running[server.name])
             text = text.replace(server.base_url, f"http://127.0.0.1:{new}/v1")
+            server.argv[server.argv.index("--port") + 1] = str(new)
             server.port = new
     config = WORK / "emitted-local.toml"
     config.write_text(text, encoding="utf-8")

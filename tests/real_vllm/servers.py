@@ -107,7 +107,7 @@ class Server:
             ok = httpx.get(f"http://127.0.0.1:{self.port}/health", timeout=2).status_code == 200
         except httpx.HTTPError:
             return False
-        if ok and self.up_after_s is None:
+        if ok and self.up_after_s is None and self.process is not None:
             self.up_after_s = time.monotonic() - self.started_s
         return ok
 

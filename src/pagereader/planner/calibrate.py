@@ -7,7 +7,8 @@ them) and two output lengths, then two rounds of eight concurrent requests (shor
 answers). Every request sends a crop of its own (same size, different text): a repeated crop
 is answered from vLLM's prefix and multimodal caches and its prefill would time as free.
 
-The batch-1 latencies are fitted by non-negative least squares to ``fixed + prefill x prompt
+The batch-1 latencies (the median of each pair of prompt and output tokens, so that a straggler
+does not move the fit) are fitted by non-negative least squares to ``fixed + prefill x prompt
 tokens + step x output tokens`` (a cost cannot be negative; a term held at zero is reported);
 the step at batch 8 is the difference of the two rounds over the difference of their output
 tokens (their prefills are the same, so they cancel). Token counts come from the server's
@@ -258,6 +259,18 @@ def _implausible(values: dict[str, float], residual: float, mean_ms: float) -> l
     return out
 
 
+def _medians(single: list[Sample]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """One point per (prompt tokens, output tokens) pair at its median latency: a request
+    slowed by something else on the machine moves the fit no more than its neighbours allow."""
+    groups: dict[tuple[float, float], list[float]] = {}
+    for s in single:
+        groups.setdefault((s.prompt_tokens, s.completion_tokens), []).append(s.seconds * 1000)
+    keys = sorted(groups)
+    x = np.array([[1.0, p / 1000, c] for p, c in keys])
+    y = np.array([statistics.median(groups[k]) for k in keys])
+    return x, y
+
+
 def fit(samples: list[Sample]) -> Fit:
     """Non-negative least squares over the batch-1 samples; the batch-8 step from the two
     rounds."""
@@ -272,7 +285,7 @@ def fit(samples: list[Sample]) -> Fit:
             "prompt or output tokens did not vary between requests: the endpoint ignores "
             "mm_processor_kwargs.max_pixels or max_tokens"
         )
-    coef = nnls(x, y)
+    coef = nnls(*_medians(single))
     residual = float(np.sqrt(np.mean((x @ coef - y) ** 2)))
     short, long = rounds[0], rounds[-1]
     spread = long.completion_tokens - short.completion_tokens
