@@ -13,7 +13,7 @@ import importlib.util
 from pathlib import Path
 
 MARK = "# pagereader test-vllm: op schemas without the C extension"
-PATCH = f'''
+PATCH = f"""
 
 {MARK}
 if not _has_ops():
@@ -26,7 +26,7 @@ if not _has_ops():
         )
     except RuntimeError:
         pass
-'''
+"""
 
 
 def main() -> None:
