@@ -86,6 +86,12 @@ def crop_sha256(image: Image.Image) -> str:
     return digest.hexdigest()
 
 
+def upload_data_url(image: Image.Image, factor: int, min_pixels: int, max_pixels: int) -> str:
+    """The data URL of the crop exactly as a request sends it (shrunk first when over its
+    budget): what a server sees, and what a test's stand-in server is keyed on."""
+    return image_data_url(fit_for_upload(image, factor, min_pixels, max_pixels))
+
+
 def _encode(
     image: Image.Image, tagged: bool, factor: int, min_pixels: int, max_pixels: int
 ) -> tuple[str, str]:
