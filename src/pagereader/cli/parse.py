@@ -138,6 +138,7 @@ async def _run(
         transient=False,
     ) as progress:
         tasks: dict[str, TaskID] = {}
+        shown: set[tuple[str, str]] = set()
 
         def on_event(event: dict[str, object]) -> None:
             file = str(event.get("file"))
@@ -148,6 +149,7 @@ async def _run(
             elif event["event"] == "page_done" and file in tasks:
                 progress.advance(tasks[file])
             elif event["event"] == "warning":
+                shown.add((file, str(event.get("message"))))
                 line = f"{file}: {event.get('message')}"
                 console.print(
                     f"[yellow]warning[/yellow] {escape(line)}", highlight=False, soft_wrap=True
@@ -171,6 +173,8 @@ async def _run(
                     f"[red]error[/red] {escape(error.line())}", highlight=False, soft_wrap=True
                 )
             for warning in result.warnings:
+                if (str(path), warning) in shown:
+                    continue
                 line = f"{path}: {warning}"
                 console.print(
                     f"[yellow]warning[/yellow] {escape(line)}", highlight=False, soft_wrap=True
