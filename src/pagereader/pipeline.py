@@ -254,13 +254,15 @@ def _select_pages(
 
 
 def _clean(result: PageResult, file: str) -> PageResult:
-    """The page with text every output can hold (see unicode.py), saying what was replaced."""
-    cleaned, lone = clean_model(result)
-    if not lone:
+    """The page with text every output can hold and show (see unicode.py), saying what was
+    changed."""
+    cleaned, cleaning = clean_model(result)
+    notes = cleaning.notes()
+    for note in notes:
+        logger.warning("%s page %d: %s", file, cleaned.index, note)
+    if not notes:
         return cleaned
-    note = "lone surrogate code points in the text (a broken text layer) replaced with U+FFFD"
-    logger.warning("%s page %d: %s", file, cleaned.index, note)
-    return cleaned.model_copy(update={"warnings": (*cleaned.warnings, note)})
+    return cleaned.model_copy(update={"warnings": (*cleaned.warnings, *notes)})
 
 
 async def _raster(ctx: Runtime, source: SourceDocument, index: int) -> RenderedPage | None:

@@ -45,11 +45,31 @@ end
 """
 
 
+def _cmap(targets: dict[str, str]) -> bytes:
+    """A ToUnicode CMap giving each one-byte code (a letter) the UTF-16 hex of its target."""
+    chars = b"".join(
+        b"<%02X> <%s>\n" % (ord(code), hex16.encode()) for code, hex16 in targets.items()
+    )
+    head, rest = _CMAP.split(b"3 beginbfchar\n")
+    tail = rest.split(b"endbfchar", 1)[1]
+    return head + b"%d beginbfchar\n" % len(targets) + chars + b"endbfchar" + tail
+
+
+def mapped_pdf(path: Path, targets: dict[str, str], line: str) -> Path:
+    """One page of ordinary text, then ``line`` (letters) drawn in a font whose ToUnicode map
+    sends each letter to ``targets[letter]`` (UTF-16 hex, e.g. ``"0000"``, ``"202E"``)."""
+    return _one_page_pdf(path, line.encode(), _cmap(targets))
+
+
 def astral_pdf(path: Path, lone_surrogate: bool = False) -> Path:
     """One page: ``Gothic letters`` in plain Helvetica, then glyphs whose ToUnicode map gives
     U+10330 and U+10331 (written by PDF as UTF-16 surrogate pairs), and with
     ``lone_surrogate`` a glyph mapped to a bare high surrogate (a broken text layer)."""
     codes = "ABAB" + ("C" if lone_surrogate else "")
+    return _one_page_pdf(path, codes.encode(), _CMAP)
+
+
+def _one_page_pdf(path: Path, codes: bytes, cmap: bytes) -> Path:
     filler = b"".join(
         b"BT /F1 11 Tf 72 %d Td (Line %d of ordinary text keeps the text layer trusted.) Tj ET\n"
         % (600 - 16 * n, n)
@@ -57,7 +77,7 @@ def astral_pdf(path: Path, lone_surrogate: bool = False) -> Path:
     )
     content = (
         b"BT /F1 18 Tf 72 700 Td (Gothic letters here) Tj ET\n"
-        b"BT /F2 18 Tf 72 660 Td (" + codes.encode() + b") Tj ET\n" + filler
+        b"BT /F2 18 Tf 72 660 Td (" + codes + b") Tj ET\n" + filler
     )
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
@@ -67,7 +87,7 @@ def astral_pdf(path: Path, lone_surrogate: bool = False) -> Path:
         b"<< /Length %d >>\nstream\n" % len(content) + content + b"endstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 7 0 R >>",
-        b"<< /Length %d >>\nstream\n" % len(_CMAP) + _CMAP + b"endstream",
+        b"<< /Length %d >>\nstream\n" % len(cmap) + cmap + b"endstream",
     ]
     out = bytearray(b"%PDF-1.4\n")
     offsets = []

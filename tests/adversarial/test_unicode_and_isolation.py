@@ -11,7 +11,7 @@ from subprocess import CompletedProcess
 import pytest
 from typer.testing import CliRunner
 
-from adversarial.documents import GOTHIC, astral_pdf, text_pdf
+from adversarial.documents import GOTHIC, astral_pdf, mapped_pdf, text_pdf
 from pagereader.cli.app import app
 from pagereader.render.writer import DocumentWriter
 from pagereader.types import DocumentResult
@@ -81,3 +81,23 @@ def test_a_fault_in_one_document_spares_the_others(tmp_path: Path) -> None:
     assert "injected fault" in result.output
     for n in (1, 2):
         assert f"Good{n} page 1" in (out / f"good{n}" / "document.md").read_text("utf-8")
+
+
+def test_control_characters_of_a_text_layer_are_removed_and_said(tmp_path: Path, cli: Cli) -> None:
+    """A ToUnicode map to U+0000, U+0002, U+FFFE and an unpaired U+202E: before, document.md
+    held raw NUL bytes, U+0002 and U+FFFE became "-" and the override reversed what followed."""
+    targets = {"A": "0041", "B": "0000", "C": "0002", "D": "FFFE", "E": "202E", "F": "0042"}
+    forged = mapped_pdf(tmp_path / "forged.pdf", targets, "ABACADAEFA")
+    out = tmp_path / "O"
+    done = cli("parse", forged, "-o", out)
+    assert done.returncode == 0, done.stderr
+    markdown = (out / "forged" / "document.md").read_bytes()
+    assert b"\x00" not in markdown
+    text = markdown.decode("utf-8")
+    assert not any(ch in text for ch in "\x02\ufffe\u202e")
+    assert "AAAAB" in text and "A-A" not in text
+    page = _document(out / "forged")["pages"][0]  # type: ignore[index]
+    [note] = [w for w in page["warnings"] if "control or format" in w]
+    assert note.startswith("control or format characters removed from the text")
+    assert "U+0000, U+0002, U+202E, U+FFFE" in note
+    assert "control or format characters removed" in done.stderr

@@ -208,8 +208,8 @@ def _read_text_layer(
         if ch in "\r\n":
             flush()
             continue
-        if ch in (_PDFIUM_HYPHEN, _PDFIUM_LINE_END_HYPHEN):
-            ch = "-"
+        if ch in (_PDFIUM_HYPHEN, _PDFIUM_LINE_END_HYPHEN) and _is_hyphen(textpage, i):
+            ch = "-"  # otherwise a glyph mapped to the control character: unicode.py drops it
         if ch == " " and _spurious_space(textpage, i, count, height):
             continue
         box = _char_box(textpage, i, height)
@@ -227,6 +227,12 @@ def _read_text_layer(
         boxes.append(box)
     flush()
     return lines, TextLayerStats(chars=real, garbage_chars=garbage, unicode_map_errors=map_errors)
+
+
+def _is_hyphen(textpage: pdfium.PdfTextPage, i: int) -> bool:
+    """Whether PDFium marked character ``i`` as a hyphen it found (its codes for one are also
+    what a ToUnicode map may give for a control glyph)."""
+    return bool(pdfium_c.FPDFText_IsHyphen(textpage.raw, i) == 1)
 
 
 def _spaceless(ch: str) -> bool:
