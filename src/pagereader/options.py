@@ -56,6 +56,14 @@ class ClassifyOptions(_Options):
     sparse_max_pixels: int = Field(501_760, ge=3136)
     normal_max_pixels: int = Field(1_003_520, ge=3136)
     dense_max_pixels: int = Field(2_007_040, ge=3136)
+    max_page_chars: int = Field(
+        50_000,
+        ge=1,
+        description=(
+            "characters of a page's text layer beyond which it is read as a scan: the layout of "
+            "a text layer costs more than OCR past this (a dense legal page has 3-6k)"
+        ),
+    )
 
 
 class TextLayerEngineOptions(_Options):
@@ -171,6 +179,16 @@ class BudgetOptions(_Options):
     page_deadline_s: float | None = Field(None, gt=0)
     pages_in_flight: int = Field(2, ge=1, le=256)
     target_page_s: float = Field(5.0, gt=0)
+    max_page_blocks: int = Field(
+        500,
+        ge=1,
+        description="blocks a page reads, in reading order; the rest are cut (an error)",
+    )
+    max_page_s: float = Field(
+        60.0,
+        gt=0,
+        description="seconds of one page's work; past them it stops at the next block (an error)",
+    )
 
 
 class OutputOptions(_Options):

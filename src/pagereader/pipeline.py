@@ -33,6 +33,7 @@ from pagereader.stages.classify import run_classify
 from pagereader.stages.context import run_context
 from pagereader.stages.engine_faults import engine_faults
 from pagereader.stages.layout import run_layout
+from pagereader.stages.page_budget import PageBudget
 from pagereader.stages.recognize import run_recognize
 from pagereader.stages.state import PageState
 from pagereader.stages.verify import run_verify
@@ -204,13 +205,14 @@ async def parse_page(
 async def _run_stages(
     ctx: Runtime, rendered: RenderedPage, timer: PageTimer
 ) -> tuple[PageResult, RenderedPage]:
-    """Every stage after rendering, in order; the first failure ends the page."""
+    """Every stage after rendering, in order; the first failure ends the page. A page out of
+    ``budget.max_page_s`` or cancelled stops at its next block (see stages/page_budget.py)."""
     file, index = rendered.file, rendered.index
-    state = PageState(rendered=rendered)
+    state = PageState(rendered=rendered, budget=PageBudget.start(ctx.options.budget))
     for name, stage in STAGES:
         try:
             with timer.stage(name):
-                state = await stage(ctx, state)
+                state = await state.budget.bound(name, stage(ctx, state))
         except PagereaderError as exc:
             item = exc.to_item(name)
             state.errors.append(item.model_copy(update={"file": file, "page": index}))

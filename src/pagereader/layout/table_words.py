@@ -123,19 +123,24 @@ class Row:
 def group_rows(words: Sequence[TextLine]) -> list[Row]:
     """Words into rows: a word joins a row it overlaps vertically by half its height."""
     rows: list[Row] = []
+    spans: list[list[float]] = []  # each row's top, bottom and lowest word: linear, not n^2
     for word in sorted(words, key=lambda w: (w.bbox[1] + w.bbox[3]) / 2):
-        h = max(1e-6, word.bbox[3] - word.bbox[1])
-        best, best_share = None, 0.5
-        for row in rows[-3:]:
-            low = min(w.bbox[3] - w.bbox[1] for w in row.words)
-            overlap = min(word.bbox[3], row.bottom) - max(word.bbox[1], row.top)
+        top, bottom = word.bbox[1], word.bbox[3]
+        h = max(1e-6, bottom - top)
+        best, best_share = -1, 0.5
+        for i in range(max(0, len(rows) - 3), len(rows)):
+            row_top, row_bottom, low = spans[i]
+            overlap = min(bottom, row_bottom) - max(top, row_top)
             share = overlap / max(1e-6, min(h, low))
             if share >= best_share:
-                best, best_share = row, share
-        if best is None:
+                best, best_share = i, share
+        if best < 0:
             rows.append(Row([word]))
+            spans.append([top, bottom, bottom - top])
         else:
-            best.words.append(word)
+            rows[best].words.append(word)
+            span = spans[best]
+            span[:] = [min(span[0], top), max(span[1], bottom), min(span[2], bottom - top)]
     rows.sort(key=lambda r: r.top)
     return rows
 

@@ -25,10 +25,13 @@ async def run_assemble(ctx: Runtime, state: PageState) -> PageState:
     state.markdown = page_markdown(
         state.results, state.rendered.notes, mark_review=ctx.options.verify.mark_review
     )
+    for note in state.warnings:  # the earlier stages' (a text layer too large to use)
+        logger.warning("%s page %d: %s", state.file, state.index, note)
     if _read_from_raster(state):
-        state.warnings = await asyncio.to_thread(scan_warnings, state)
-        for note in state.warnings:
+        notes = await asyncio.to_thread(scan_warnings, state)
+        for note in notes:
             logger.warning("%s page %d: %s", state.file, state.index, note)
+        state.warnings.extend(notes)
     return state
 
 

@@ -12,6 +12,7 @@ so that tests feed it values.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
@@ -23,6 +24,7 @@ from pagereader.layout.table_grid import find_ruled_tables
 from pagereader.options import ClassifyOptions
 from pagereader.runtime import Runtime
 from pagereader.sources.base import RenderedPage
+from pagereader.stages.page_budget import text_layer_over
 from pagereader.stages.routes import resolve_route
 from pagereader.stages.script import SCRIPT_OF_LANG, upright_and_script
 from pagereader.stages.state import PageState
@@ -154,6 +156,9 @@ def text_layer_trusted(
     features: PageFeatures, invisible_share: float, options: ClassifyOptions
 ) -> tuple[bool, str]:
     """Whether the page's own text can be used as is, and why."""
+    too_large = text_layer_over(features.text_chars, options)
+    if too_large:
+        return False, too_large
     if features.text_chars < options.min_text_chars:
         return False, f"text layer has {features.text_chars} characters: no usable text layer"
     if features.garbage_ratio > options.max_garbage_ratio:
@@ -260,7 +265,17 @@ def _script(ctx: Runtime, state: PageState, trusted: bool) -> tuple[Script, str]
     return upright.script, upright.reason
 
 
+def _drop_large_layer(state: PageState, options: ClassifyOptions) -> None:
+    """A text layer over the bound leaves the page: no later stage walks it, nor keeps it."""
+    too_large = text_layer_over(state.rendered.stats.chars, options)
+    if too_large:
+        state.rendered = dataclasses.replace(state.rendered, lines=())
+        state.warnings.append(too_large)
+
+
 def _classify(ctx: Runtime, state: PageState) -> PageState:
+    state.budget.check("classify")
+    _drop_large_layer(state, ctx.options.classify)
     before = state.rendered
     options = ctx.options.classify
     trusted, _ = text_layer_trusted(text_layer_probe(before), before.invisible_text_share, options)
@@ -272,6 +287,7 @@ def _classify(ctx: Runtime, state: PageState) -> PageState:
             measured = pool.submit(classify_page, before, options)
             script, script_reason = _script(ctx, state, trusted)
             decision, trusted, tables = measured.result()
+    state.budget.check("classify")
     if state.rendered is not before:  # turned upright: measure the page as it now stands
         decision, trusted, tables = classify_page(state.rendered, ctx.options.classify)
     state.table_boxes = tables

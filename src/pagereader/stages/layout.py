@@ -22,6 +22,7 @@ from pagereader.layout.table_detect import find_word_tables
 from pagereader.layout.table_words import WORDS_SOURCE
 from pagereader.options import RapidOCREngineOptions
 from pagereader.runtime import Runtime
+from pagereader.stages.page_budget import cap_blocks
 from pagereader.stages.page_ocr import drop_noise, read_page_lines
 from pagereader.stages.state import PageState
 from pagereader.types import BBox, Block, BlockKind, TextLine
@@ -106,6 +107,7 @@ def digital_blocks(state: PageState) -> list[Block]:
             page.lines, page.width, ruled + [box for box, _ in figures]
         )
     ]
+    state.budget.check("layout")
     tables = [(box, "grid") for box in ruled] + [(box, WORDS_SOURCE) for box in unruled]
     lines = [ln for ln in page.lines if not any(_center_in(ln, t) for t, _ in tables)]
     lines = attach_labels(lines, [box for box, _ in figures])
@@ -155,6 +157,7 @@ def scan_blocks(state: PageState, ctx: Runtime) -> list[Block]:
         reading = pool.submit(read_page_lines, page, script, state.detection, options)
         found = detect_regions(page.image, ctx.options.ocr.threads)
         lines = reading.result()
+    state.budget.check("layout")
     regions = [(label, _scaled(box, scale), score) for label, box, score in found]
     lines = drop_noise(lines, regions, script)
     tables = _table_boxes(state, lines)
@@ -182,11 +185,16 @@ def furniture_rows(blocks: list[Block]) -> list[Block]:
 
 def _layout(state: PageState, ctx: Runtime) -> list[Block]:
     page = state.rendered
+    state.budget.check("layout")
     blocks = digital_blocks(state) if state.trusted_text else scan_blocks(state, ctx)
+    state.budget.check("layout")
     return order_blocks(furniture_rows(blocks), page.width, page.height)
 
 
 async def run_layout(ctx: Runtime, state: PageState) -> PageState:
     """Fill ``state.blocks`` in reading order."""
-    state.blocks = await asyncio.to_thread(_layout, state, ctx)
+    blocks = await asyncio.to_thread(_layout, state, ctx)
+    state.blocks, cut = cap_blocks(blocks, ctx.options.budget, state.file, state.index)
+    if cut is not None:
+        state.errors.append(cut)
     return state

@@ -25,6 +25,7 @@ from PIL import Image
 from pagereader.engines.base import BlockRequest, crop_box
 from pagereader.errors import EngineError, PagereaderError
 from pagereader.runtime import Runtime
+from pagereader.stages.page_budget import PageBudget, PageStopped
 from pagereader.stages.routes import resolve_route, task_for
 from pagereader.stages.state import PageState
 from pagereader.types import (
@@ -110,10 +111,16 @@ def build_request(state: PageState, block: Block) -> BlockRequest:
     )
 
 
-async def call_engine(ctx: Runtime, name: str, request: BlockRequest) -> Recognition:
-    """One request to a named engine, within that engine's concurrency bound."""
+async def call_engine(
+    ctx: Runtime, name: str, request: BlockRequest, budget: PageBudget | None = None
+) -> Recognition:
+    """One request to a named engine, within that engine's concurrency bound; with the page's
+    ``budget``, none once the page is out of time or cancelled (PageStopped), also after
+    waiting for the engine."""
     engine = ctx.engines[name]
     async with ctx.semaphore(name, engine.max_concurrency):
+        if budget is not None:
+            budget.check("recognize")
         return await engine.recognize(request)
 
 
@@ -185,7 +192,10 @@ async def recognize_block(
                 continue
         try:
             async with asyncio.timeout(limit) as window:
-                answer = await call_engine(ctx, name, request)
+                answer = await call_engine(ctx, name, request, state.budget)
+        except PageStopped as exc:  # the page's seconds are spent: no fallback either
+            attempts.append(_failed(name, start, exc.message, "deadline", hint=exc.hint))
+            return BlockResult(block=block, attempts=tuple(attempts)), None
         except TimeoutError as exc:
             if not window.expired():
                 attempts.append(failed_attempt(name, start, exc))
@@ -265,4 +275,5 @@ async def run_recognize(ctx: Runtime, state: PageState) -> PageState:
     done = await asyncio.gather(*jobs)
     state.results = [result for result, _ in done]
     state.errors.extend(error for _, error in done if error is not None)
+    state.budget.record(state.errors, state.file, state.index, "recognize")
     return state

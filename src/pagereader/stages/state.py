@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from pagereader.engines.rapidocr import Detection
 from pagereader.sources.base import RenderedPage
+from pagereader.stages.page_budget import PageBudget
 from pagereader.types import BBox, Block, BlockResult, ErrorItem, PageContext, PageDecision
 
 
@@ -25,6 +26,8 @@ class PageState:
     context: PageContext | None = None
     markdown: str = ""
     warnings: list[str] = field(default_factory=list)
+    budget: PageBudget = field(default_factory=PageBudget)
+    """The page's deadline and stop flag (see page_budget.py)."""
 
     @property
     def file(self) -> str:

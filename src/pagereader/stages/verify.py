@@ -25,6 +25,7 @@ from pagereader.errors import PagereaderError
 from pagereader.options import Options, VerifyOptions
 from pagereader.protocols import ServedEngine
 from pagereader.runtime import Runtime
+from pagereader.stages.page_budget import unverified
 from pagereader.stages.recognize import (
     build_request,
     call_engine,
@@ -113,7 +114,7 @@ async def find_reference(
     if not options.ocr_reference_on_scans or options.reference_engine not in ctx.engines:
         return Reference()
     try:
-        answer = await call_engine(ctx, options.reference_engine, request)
+        answer = await call_engine(ctx, options.reference_engine, request, state.budget)
     except Exception as exc:  # a failed reference only means fewer checks
         logger.debug(
             "no OCR reference for %s page %s block %s: %s",
@@ -220,7 +221,7 @@ async def _retry(ctx: Runtime, state: PageState, walk: _Walk) -> str:
     )
     start = time.perf_counter()
     try:
-        answer = await call_engine(ctx, name, request)
+        answer = await call_engine(ctx, name, request, state.budget)
     except Exception as exc:
         attempt = failed_attempt(name, start, exc)
         error = attempt.error
@@ -307,6 +308,8 @@ async def verify_block(
         return result
     if not result.engine:
         return result.model_copy(update={"verdict": basic_verdict(result)})
+    if state.budget.spent():
+        return unverified(result, state.budget.halt("verify"))
     position = max(0, len(result.attempts) - 1)
     walk = _Walk(
         result=result,
@@ -379,6 +382,7 @@ async def run_verify(ctx: Runtime, state: PageState) -> PageState:
             )
         )
     )
+    state.budget.record(state.errors, state.file, state.index, "verify")
     if ctx.options.verify.enabled and not state.trusted_text:
         state.results = flag_implausible_page(state.results, state.decision.script, ctx.options)
     return state
