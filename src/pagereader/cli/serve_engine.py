@@ -26,6 +26,15 @@ def serve_engine_command(
     max_request_mb: Annotated[
         float, typer.Option(min=0.001, help="largest request body in MiB")
     ] = 64,
+    max_image_memory_mb: Annotated[
+        float,
+        typer.Option(
+            min=1,
+            help="MiB of memory for images being read at once, all requests together: about "
+            "8 bytes a pixel (the decoded image and the engines' working copies); a request "
+            "past it waits its turn, an image larger than it runs alone",
+        ),
+    ] = 512,
     token_file: Annotated[
         Path | None,
         typer.Option(help="API keys, one NAME:ROLE:TOKEN line each (also PAGEREADER_TOKENS)"),
@@ -59,5 +68,6 @@ def serve_engine_command(
         max_image_pixels=options.render.max_image_pixels,
         max_request_bytes=int(max_request_mb * 1024 * 1024),
         tokens=tokens,
+        image_memory_bytes=int(max_image_memory_mb * 1024 * 1024),
     )
     uvicorn.run(app, host=host, port=port, log_level="debug" if debug else "info")

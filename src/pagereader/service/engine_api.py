@@ -7,7 +7,8 @@ real on a machine with no GPU. Like vLLM it reads ``mm_processor_kwargs`` (the p
 the visual-token count reported in ``usage.prompt_tokens``) and honours ``max_tokens`` with
 finish_reason ``length``. Any model name is accepted; ``/v1/models`` lists the served one.
 Malformed requests are refused with 400 like vLLM (engine_requests.py); ``stream: true`` is
-answered with server-sent chunks.
+answered with server-sent chunks. Images read at once share a memory budget
+(pixel_budget.py), so concurrent large images queue instead of exhausting memory.
 """
 
 from __future__ import annotations
@@ -37,7 +38,22 @@ from pagereader.errors import PagereaderError
 from pagereader.options import RenderOptions
 from pagereader.pixels import smart_resize
 from pagereader.service.auth import TokenStore
-from pagereader.service.engine_requests import ApiError, decode_image, parse_request
+from pagereader.service.engine_requests import (
+    ApiError,
+    ChatRequest,
+    clean_message,
+    image_bytes,
+    image_size,
+    open_image,
+    parse_request,
+)
+from pagereader.service.json_body import BodyError, read_json
+from pagereader.service.origin import OriginGuard
+from pagereader.service.pixel_budget import (
+    DEFAULT_IMAGE_MEMORY_BYTES,
+    PixelBudget,
+    return_freed_memory,
+)
 from pagereader.types import Block, BlockKind, Task
 
 logger = logging.getLogger(__name__)
@@ -57,7 +73,8 @@ class EmbeddedAnswerer:
         self.grid = TableGridEngine()
 
     async def answer(self, image: Image.Image, task: Task, min_pixels: int, max_pixels: int) -> str:
-        image = image.convert("RGB")
+        if image.mode != "RGB":  # convert copies even an RGB image: 192 MB for 8000x8000
+            image = image.convert("RGB")
         width, height = image.size
         request = BlockRequest(
             file="<request>",
@@ -130,21 +147,11 @@ def sse_chunks(model: str, text: str, finish: str, usage: dict[str, int] | None)
 
 
 async def _read_json(request: Request, max_bytes: int) -> Any:
-    """The JSON body, refused (413) past ``max_bytes`` while it streams in."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > max_bytes:
-        raise ApiError(413, f"the request is larger than this server's limit of {max_bytes} bytes")
-    data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > max_bytes:
-            raise ApiError(
-                413, f"the request is larger than this server's limit of {max_bytes} bytes"
-            )
+    """The JSON body (json_body.py's checks), its refusals as OpenAI-style errors."""
     try:
-        return json.loads(data)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ApiError(400, f"the body is not valid JSON: {exc}") from exc
+        return await read_json(request, max_bytes)
+    except BodyError as exc:
+        raise ApiError(exc.status, exc.message) from exc
 
 
 def create_app(
@@ -153,12 +160,29 @@ def create_app(
     max_image_pixels: int = RenderOptions().max_image_pixels,
     max_request_bytes: int = MAX_REQUEST_BYTES,
     tokens: TokenStore | None = None,
+    image_memory_bytes: int = DEFAULT_IMAGE_MEMORY_BYTES,
 ) -> FastAPI:
     """The FastAPI app: ``/v1/models`` and ``/v1/chat/completions``; with ``tokens``, every
-    request needs one of them as its bearer token (the openai client's ``api_key``)."""
+    request needs one of them as its bearer token (the openai client's ``api_key``). Without
+    tokens it answers loopback Host names only and no cross-origin browser page (origin.py), so
+    a web page cannot post work to it; images read at once share ``image_memory_bytes``."""
     app = FastAPI(title="pagereader engine API", docs_url=None, redoc_url=None, openapi_url=None)
     answerer = EmbeddedAnswerer(ocr)
     store = tokens or TokenStore()
+    budget = PixelBudget(image_memory_bytes)
+
+    async def read(chat: ChatRequest, data: bytes, task: Task) -> tuple[str, int, int]:
+        """(text, width, height): decode and answer under the budget; the pixels are freed
+        before the budget is handed on."""
+        width, height = await asyncio.to_thread(image_size, data, max_image_pixels)
+        async with budget.hold(budget.weight(width, height)):
+            image = await asyncio.to_thread(open_image, data, max_image_pixels)
+            try:
+                text = await answerer.answer(image, task, chat.min_pixels, chat.max_pixels)
+            finally:
+                image.close()
+                await asyncio.to_thread(return_freed_memory)
+        return text, width, height
 
     @app.middleware("http")
     async def authenticate(request: Request, call_next: Any) -> Any:
@@ -171,6 +195,13 @@ def create_app(
                 )
         return await call_next(request)
 
+    app.add_middleware(
+        OriginGuard,
+        allowed_origins=(),
+        open_api=not store,
+        error_body=lambda status, message: ApiError(status, message).body(),
+    )
+
     @app.get("/v1/models")
     async def models() -> dict[str, Any]:
         return {
@@ -182,16 +213,14 @@ def create_app(
     async def chat(request: Request) -> JSONResponse | StreamingResponse:
         try:
             chat = parse_request(await _read_json(request, max_request_bytes))
-            image = await asyncio.to_thread(decode_image, chat.image_url, max_image_pixels)
             task: Task = task_of_prompt(chat.prompt) or "text"  # type: ignore[assignment]
-            text = await answerer.answer(image, task, chat.min_pixels, chat.max_pixels)
+            text, width, height = await read(chat, image_bytes(chat.image_url), task)
         except ApiError as exc:
             return JSONResponse(exc.body(), status_code=exc.status)
         except PagereaderError as exc:
-            return JSONResponse(ApiError(500, exc.message).body(), status_code=500)
-        h, w = smart_resize(
-            image.height, image.width, PATCH_FACTOR, chat.min_pixels, chat.max_pixels
-        )
+            error = ApiError(500, clean_message(exc.message))
+            return JSONResponse(error.body(), status_code=500)
+        h, w = smart_resize(height, width, PATCH_FACTOR, chat.min_pixels, chat.max_pixels)
         prompt_tokens = h * w // PATCH_FACTOR**2 + len(chat.prompt.split()) + 8
         completion_tokens = max(1, -(-len(text) // 3))
         finish = "stop"

@@ -9,16 +9,77 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from PIL import Image
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, ValidationError
 
 from pagereader.errors import ImageTooLargeError, PagereaderError
-from pagereader.sources import open_bounded_image
+from pagereader.sources import check_image_pixels, open_bounded_image
+from pagereader.sources.limits import open_image_header
 
 DEFAULT_MIN_PIXELS = 112_896
 DEFAULT_MAX_PIXELS = 1_003_520
+MAX_MODEL_LEN = 32_768
+INT32_MAX = 2**31 - 1
+INT64 = 2**63
+_CLASS_NAME = re.compile(r" or instance of \w+")
+_REPR = re.compile(r"<[^<>]*? (?:object )?at 0x[0-9a-fA-F]+>")
+
+Tokens = Annotated[int, Field(strict=True, ge=1, le=MAX_MODEL_LEN)]
+
+
+def _finite(ge: float | None = None, le: float | None = None, gt: float | None = None) -> Any:
+    """A finite JSON number (NaN and Infinity refused) within the bounds given."""
+    return Field(strict=True, allow_inf_nan=False, ge=ge, le=le, gt=gt)
+
+
+class PixelBounds(BaseModel):
+    """``mm_processor_kwargs``: the pixel bounds of smart_resize; other keys are ignored, as
+    vLLM ignores them."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    min_pixels: Annotated[int, Field(strict=True, ge=1, le=INT32_MAX)] = DEFAULT_MIN_PIXELS
+    max_pixels: Annotated[int, Field(strict=True, ge=1, le=INT32_MAX)] = DEFAULT_MAX_PIXELS
+
+
+class StreamOptions(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    include_usage: StrictBool | None = None
+
+
+class SamplingFields(BaseModel):
+    """Every scalar field of a chat request, with vLLM's ranges: a value out of range is a 400
+    naming the field, never a NaN or a 1e30 reaching the code that uses it. Fields the server
+    does not use are checked all the same, since a client that sends them expects them to be
+    valid somewhere."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    model: StrictStr | None = None
+    max_tokens: Tokens | None = None
+    max_completion_tokens: Tokens | None = None
+    min_tokens: Annotated[int, Field(strict=True, ge=0, le=MAX_MODEL_LEN)] | None = None
+    n: Annotated[int, Field(strict=True, ge=1, le=128)] | None = None
+    temperature: Annotated[float, _finite(ge=0, le=2)] | None = None
+    top_p: Annotated[float, _finite(gt=0, le=1)] | None = None
+    top_k: Annotated[int, Field(strict=True, ge=-1, le=INT32_MAX)] | None = None
+    min_p: Annotated[float, _finite(ge=0, le=1)] | None = None
+    presence_penalty: Annotated[float, _finite(ge=-2, le=2)] | None = None
+    frequency_penalty: Annotated[float, _finite(ge=-2, le=2)] | None = None
+    repetition_penalty: Annotated[float, _finite(gt=0, le=2)] | None = None
+    length_penalty: Annotated[float, _finite()] | None = None
+    seed: Annotated[int, Field(strict=True, ge=-INT64, lt=INT64)] | None = None
+    logprobs: StrictBool | None = None
+    top_logprobs: Annotated[int, Field(strict=True, ge=0, le=20)] | None = None
+    logit_bias: dict[str, Annotated[float, _finite(ge=-100, le=100)]] | None = None
+    stream: StrictBool | None = None
+    stream_options: StreamOptions | None = None
+    mm_processor_kwargs: PixelBounds | None = None
 
 
 class ApiError(Exception):
@@ -58,32 +119,23 @@ class ChatRequest:
     include_usage: bool
 
 
-def _int(value: Any, param: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ApiError(400, f"{param} must be an integer, got {value!r}", param)
-    if value < minimum:
-        raise ApiError(400, f"{param} must be at least {minimum}, got {value}", param)
-    return value
+def _sampling(body: dict[str, Any]) -> SamplingFields:
+    """The scalar fields, checked; ApiError 400 naming the first bad one."""
+    try:
+        return SamplingFields.model_validate(body)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        param = ".".join(str(part) for part in error["loc"])
+        value = error.get("input")
+        shown = f", got {value!r}" if isinstance(value, int | float | str) else ""
+        message = _CLASS_NAME.sub("", error["msg"])
+        raise ApiError(400, f"{param}: {message}{shown}"[:300], param) from exc
 
 
-def _optional_int(body: dict[str, Any], key: str, minimum: int) -> int | None:
-    value = body.get(key)
-    return None if value is None else _int(value, key, minimum)
-
-
-def _bool(body: dict[str, Any], key: str) -> bool:
-    value = body.get(key)
-    if value is not None and not isinstance(value, bool):
-        raise ApiError(400, f"{key} must be true or false, got {value!r}", key)
-    return bool(value)
-
-
-def _object(value: Any, param: str) -> dict[str, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise ApiError(400, f"{param} must be an object", param)
-    return value
+def clean_message(message: str) -> str:
+    """``message`` without Python object reprs (``<_io.BytesIO object at 0x7f...>``): they say
+    nothing to a client and leak the server's internals."""
+    return _REPR.sub("the data", message)
 
 
 def _last_user_parts(messages: Any) -> tuple[str, list[dict[str, Any]]]:
@@ -134,60 +186,76 @@ def parse_request(body: Any) -> ChatRequest:
             raise ApiError(400, f"unsupported content part type {part['type']!r}", param)
     if url is None:
         raise ApiError(400, "the user message has no image_url part", where)
-    kwargs = _object(body.get("mm_processor_kwargs"), "mm_processor_kwargs")
-    low = _int(kwargs.get("min_pixels", DEFAULT_MIN_PIXELS), "mm_processor_kwargs.min_pixels", 1)
-    high = _int(kwargs.get("max_pixels", DEFAULT_MAX_PIXELS), "mm_processor_kwargs.max_pixels", 1)
-    if high < low:
+    fields = _sampling(body)
+    kwargs = fields.mm_processor_kwargs or PixelBounds()
+    if kwargs.max_pixels < kwargs.min_pixels:
         raise ApiError(
             400,
-            f"mm_processor_kwargs: need 0 < min_pixels <= max_pixels, got {low} and {high}",
+            "mm_processor_kwargs: need 0 < min_pixels <= max_pixels, "
+            f"got {kwargs.min_pixels} and {kwargs.max_pixels}",
             "mm_processor_kwargs",
         )
-    model = body.get("model")
-    if model is not None and not isinstance(model, str):
-        raise ApiError(400, "model must be a string", "model")
-    limit = _optional_int(body, "max_tokens", 1)
-    limit = limit if limit is not None else _optional_int(body, "max_completion_tokens", 1)
-    if body.get("n") not in (None, 1):
+    if fields.n not in (None, 1):
         raise ApiError(400, "only n=1 is supported", "n")
-    temperature = body.get("temperature")
-    if temperature is not None and (
-        isinstance(temperature, bool) or not isinstance(temperature, int | float) or temperature < 0
-    ):
-        raise ApiError(
-            400, f"temperature must be a number >= 0, got {temperature!r}", "temperature"
-        )
-    options = _object(body.get("stream_options"), "stream_options")
+    limit = fields.max_tokens if fields.max_tokens is not None else fields.max_completion_tokens
+    if fields.min_tokens is not None and limit is not None and fields.min_tokens > limit:
+        raise ApiError(400, f"min_tokens must be at most max_tokens ({limit})", "min_tokens")
+    options = fields.stream_options or StreamOptions()
     return ChatRequest(
-        model=model,
+        model=fields.model,
         image_url=url,
         prompt=" ".join(texts).strip(),
-        min_pixels=low,
-        max_pixels=high,
+        min_pixels=kwargs.min_pixels,
+        max_pixels=kwargs.max_pixels,
         max_tokens=limit,
-        stream=_bool(body, "stream"),
-        include_usage=_bool(options, "include_usage"),
+        stream=bool(fields.stream),
+        include_usage=bool(options.include_usage),
     )
 
 
-def decode_image(url: str, max_pixels: int) -> Image.Image:
-    """The image of a base64 data URL, refused from its header when it declares more than
-    ``max_pixels`` pixels (the configured render.max_image_pixels)."""
+def image_bytes(url: str) -> bytes:
+    """The file inside a base64 data URL; this server fetches nothing."""
     if not url.startswith("data:") or ";base64," not in url:
         raise ApiError(
             400, "image_url must be a base64 data URL (this server fetches nothing)", "image_url"
         )
     try:
-        data = base64.b64decode(url.split(";base64,", 1)[1], validate=True)
+        return base64.b64decode(url.split(";base64,", 1)[1], validate=True)
     except (binascii.Error, ValueError) as exc:
         raise ApiError(400, f"cannot decode the image: {exc}", "image_url") from exc
+
+
+def _refusal(exc: PagereaderError) -> ApiError:
+    if isinstance(exc, ImageTooLargeError):
+        return ApiError(
+            400,
+            f"{clean_message(exc.message)}; this server's budget is render.max_image_pixels: "
+            "send a smaller image",
+            "image_url",
+        )
+    return ApiError(400, f"cannot decode the image: {clean_message(exc.message)}", "image_url")
+
+
+def image_size(data: bytes, max_pixels: int) -> tuple[int, int]:
+    """(width, height) from the header alone, refused when it declares more than ``max_pixels``
+    pixels (the configured render.max_image_pixels); no pixel is decoded."""
+    try:
+        with open_image_header(data, max_pixels, file="image_url") as image:
+            check_image_pixels(image, max_pixels, file="image_url")
+            return image.size
+    except PagereaderError as exc:
+        raise _refusal(exc) from exc
+
+
+def open_image(data: bytes, max_pixels: int) -> Image.Image:
+    """The decoded image, refused from its header past ``max_pixels`` like image_size."""
     try:
         return open_bounded_image(data, max_pixels, file="image_url")
-    except ImageTooLargeError as exc:
-        raise ApiError(
-            400,
-            f"{exc.message}; this server's budget is render.max_image_pixels: send a smaller image",
-            "image_url",
-        ) from exc
     except PagereaderError as exc:
-        raise ApiError(400, f"cannot decode the image: {exc.message}", "image_url") from exc
+        raise _refusal(exc) from exc
+
+
+def decode_image(url: str, max_pixels: int) -> Image.Image:
+    """The image of a base64 data URL, refused from its header when it declares more than
+    ``max_pixels`` pixels."""
+    return open_image(image_bytes(url), max_pixels)

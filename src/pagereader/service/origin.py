@@ -4,13 +4,16 @@ Browsers send ``Origin`` on cross-origin requests (and ``Sec-Fetch-Site``); a re
 origin is neither the service's own nor listed in ``allowed_origins`` is refused with 403 before
 any handler runs, so a foreign page can neither read nor change jobs. No CORS header is ever sent
 except to a listed origin. An open service (no tokens) also checks the Host header against the
-loopback names, so a DNS-rebinding page cannot pose as same-origin.
+loopback names, so a DNS-rebinding page cannot pose as same-origin. ``serve`` and
+``serve-engine`` both run behind it; their JSON endpoints also refuse any body type but JSON
+(json_body.py), the one a foreign page cannot send without asking first.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -33,6 +36,14 @@ SECURITY_HEADERS = [
 ]
 
 
+ErrorBody = Callable[[int, str], Any]
+
+
+def _plain_error(status: int, message: str) -> Any:
+    """The service's error body; serve-engine passes its OpenAI-style one instead."""
+    return {"error": message}
+
+
 def _host_name(host: str) -> str:
     """The name part of a Host header ("[::1]:8080" -> "::1", "a:80" -> "a")."""
     if host.startswith("["):
@@ -43,10 +54,17 @@ def _host_name(host: str) -> str:
 class OriginGuard:
     """ASGI middleware refusing cross-origin and (when open) non-loopback-Host requests."""
 
-    def __init__(self, app: ASGIApp, allowed_origins: tuple[str, ...], open_api: bool) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        allowed_origins: tuple[str, ...],
+        open_api: bool,
+        error_body: ErrorBody = _plain_error,
+    ) -> None:
         self.app = app
         self.allowed = frozenset(o.rstrip("/") for o in allowed_origins)
         self.open_api = open_api
+        self.error_body = error_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -56,16 +74,18 @@ class OriginGuard:
         host = headers.get("host", "")
         origin = headers.get("origin", "").rstrip("/")
         if self.open_api and not is_loopback(_host_name(host)):
-            await _refuse(send, f"host {host!r} refused: this service answers loopback names only")
+            await self._refuse(
+                send, f"host {host!r} refused: this service answers loopback names only"
+            )
             return
         listed = origin in self.allowed
         own = origin == f"{scope.get('scheme', 'http')}://{host}"
         if origin and not (own or listed):
-            await _refuse(send, f"cross-origin request from {origin} refused")
+            await self._refuse(send, f"cross-origin request from {origin} refused")
             return
         site = headers.get("sec-fetch-site", "")
         if site in ("cross-site", "same-site") and not listed:
-            await _refuse(send, "cross-site request refused")
+            await self._refuse(send, "cross-site request refused")
             return
         if listed and scope["method"] == "OPTIONS":
             await _preflight(send, origin)
@@ -84,10 +104,9 @@ class OriginGuard:
 
         await self.app(scope, receive, send_with_headers)
 
-
-async def _refuse(send: Send, message: str) -> None:
-    logger.info("refused: %s", message)
-    await _respond(send, 403, {"error": message}, [])
+    async def _refuse(self, send: Send, message: str) -> None:
+        logger.info("refused: %s", message)
+        await _respond(send, 403, self.error_body(403, message), [])
 
 
 async def _preflight(send: Send, origin: str) -> None:

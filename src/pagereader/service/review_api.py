@@ -33,6 +33,7 @@ from pagereader.service.corrections import (
 )
 from pagereader.service.evalset import export_evalset
 from pagereader.service.jobs import FINISHED, Job
+from pagereader.service.json_body import BodyError, read_json
 from pagereader.service.runner import Service
 from pagereader.types import BlockResult, DocumentResult
 
@@ -43,6 +44,7 @@ Reviewer = Annotated[Principal, Depends(require("reviewer"))]
 Admin = Annotated[Principal, Depends(require("admin"))]
 CROP_MARGIN = 6
 MAX_TEXT_CHARS = 100_000
+MAX_BODY_BYTES = 2 * 1024 * 1024  # MAX_TEXT_CHARS even as escaped surrogate pairs, 12 bytes each
 _VERDICT_RANK = {"review": 0, "retry": 1, "escalate": 1, "fallback": 1, "accept": 2}
 
 
@@ -127,6 +129,20 @@ def block_entries(doc: JobDocument) -> list[dict[str, Any]]:
     return entries
 
 
+def check_unicode(fields: dict[str, str | None]) -> None:
+    """ReviewError 422 when a field holds a surrogate code point (JSON can spell a lone one,
+    ``"\\ud800"``; UTF-8, hence SQLite and the outputs, cannot store it): a person's text is
+    stored as sent or refused, never altered."""
+    for name, value in fields.items():
+        where = next((i for i, c in enumerate(value or "") if "\ud800" <= c <= "\udfff"), None)
+        if value is not None and where is not None:
+            raise ReviewError(
+                422,
+                f"{name} holds a lone surrogate (U+{ord(value[where]):04X} at character "
+                f"{where}), which is not a character: send valid Unicode text",
+            )
+
+
 async def decide(
     service: Service,
     job_id: str,
@@ -137,6 +153,7 @@ async def decide(
     who: Principal,
 ) -> Review:
     """Record a reviewer's decision on a block and regenerate the job's outputs."""
+    check_unicode({"action": action, "text": text})
     if action not in REVIEW_ACTIONS or action == "revert":
         choices = ", ".join(a for a in REVIEW_ACTIONS if a != "revert")
         raise ReviewError(400, f"unknown action {action!r}; use one of {choices}")
@@ -246,12 +263,17 @@ def review_router(service: Service) -> APIRouter:
     @router.post("/v1/jobs/{job_id}/reviews", status_code=201, response_model=None)
     async def add_review(job_id: str, request: Request, who: Reviewer) -> Any:
         try:
-            body = await request.json()
+            body = await read_json(request, MAX_BODY_BYTES)
+        except BodyError as exc:
+            return _error(ReviewError(exc.status, exc.message))
+        try:
             if not isinstance(body, dict):
                 raise ValueError("not an object")
             page, order = int(body["page"]), int(body["block"])
             action, text = str(body["action"]), body.get("text")
-        except (KeyError, TypeError, ValueError):
+            if text is not None and not isinstance(text, str):
+                raise TypeError("text is not a string")
+        except (KeyError, TypeError, ValueError, OverflowError):
             return _error(
                 ReviewError(
                     400,
