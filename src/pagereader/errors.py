@@ -5,7 +5,8 @@
     │   ├── UnsupportedFormatError     extension or content not handled
     │   ├── CorruptFileError           unreadable, truncated, zero bytes
     │   ├── PasswordRequiredError      encrypted PDF, no or wrong password
-    │   └── ImageTooLargeError         decompression-bomb guard
+    │   ├── ImageTooLargeError         decompression-bomb guard (pixels)
+    │   └── InflatesTooLargeError      decompression-bomb guard (PDF streams, office parts)
     ├── DependencyError            a system tool is missing (LibreOffice, Tesseract)
     ├── EngineError                an engine failed on a block
     │   ├── EngineUnavailableError     endpoint down or circuit open
@@ -81,6 +82,13 @@ class ImageTooLargeError(InputError):
     default_hint = (
         "downscale the image, or raise render.max_image_pixels in the config "
         "(or PAGEREADER_MAX_IMAGE_PIXELS)"
+    )
+
+
+class InflatesTooLargeError(InputError):
+    default_hint = (
+        "if the file is trusted, raise the limit named ([limits] in the config, or "
+        "PAGEREADER_MAX_INFLATED_MB / PAGEREADER_MAX_DOCUMENT_INFLATED_MB)"
     )
 
 

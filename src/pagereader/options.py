@@ -21,6 +21,8 @@ from pagereader.types import BlockKind, CheckName, Lang, Task
 BUILTIN_ENGINES = frozenset({"textlayer", "rapidocr", "tesseract", "grid", "ocr"})
 PAGE_CLASSES = ("digital", "scan", "dense")
 DEFAULT_MAX_IMAGE_PIXELS = 64_000_000
+DEFAULT_MAX_INFLATED_MB = 256
+DEFAULT_MAX_DOCUMENT_INFLATED_MB = 2048
 
 
 class _Options(BaseModel):
@@ -38,6 +40,25 @@ class RenderOptions(_Options):
             "the pixel budget of every raster: pages larger are rendered at the largest scale "
             "that fits, image files larger are refused (decompression-bomb guard)"
         ),
+    )
+
+
+class LimitsOptions(_Options):
+    """What compressed data in an input may inflate to (decompression-bomb guard), checked
+    while it inflates, before any reader holds it (see sources/limits.py)."""
+
+    max_inflated_mb: int = Field(
+        DEFAULT_MAX_INFLATED_MB,
+        ge=1,
+        description=(
+            "MiB one PDF stream or one part of an office file (a slide's XML, a picture) may "
+            "inflate to; a file with one larger is refused"
+        ),
+    )
+    max_document_inflated_mb: int = Field(
+        DEFAULT_MAX_DOCUMENT_INFLATED_MB,
+        ge=1,
+        description="MiB all of one file's PDF streams or office parts may inflate to together",
     )
 
 
@@ -294,6 +315,7 @@ class Options(_Options):
     """Everything a parse needs to know; defaults run the embedded CPU engines."""
 
     render: RenderOptions = Field(default_factory=RenderOptions)
+    limits: LimitsOptions = Field(default_factory=LimitsOptions)
     classify: ClassifyOptions = Field(default_factory=ClassifyOptions)
     engines: Mapping[str, EngineOptions] = Field(default_factory=dict)
     ocr: RapidOCREngineOptions = Field(

@@ -26,7 +26,7 @@ from pagereader.render.json import SCHEMA_VERSION
 from pagereader.render.markdown import document_markdown, page_markdown
 from pagereader.render.writer import DocumentWriter
 from pagereader.runtime import PageLookup, Runtime, SharedPage
-from pagereader.sources import SourceDocument, open_source
+from pagereader.sources import InflateLimits, SourceDocument, open_source
 from pagereader.sources.base import RenderedPage
 from pagereader.stages.assemble import page_result, run_assemble
 from pagereader.stages.classify import run_classify
@@ -300,6 +300,9 @@ async def aparse(
             path,
             password=options.password,
             max_image_pixels=options.render.max_image_pixels,
+            inflate_limits=InflateLimits.from_mb(
+                options.limits.max_inflated_mb, options.limits.max_document_inflated_mb
+            ),
         )
     except PagereaderError as exc:
         failed = DocumentResult(

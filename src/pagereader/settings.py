@@ -19,12 +19,16 @@ ENV_TESSERACT = "PAGEREADER_TESSERACT"
 ENV_SOFFICE = "PAGEREADER_SOFFICE"
 ENV_TOKENS = "PAGEREADER_TOKENS"
 ENV_MAX_IMAGE_PIXELS = "PAGEREADER_MAX_IMAGE_PIXELS"
+ENV_MAX_INFLATED_MB = "PAGEREADER_MAX_INFLATED_MB"
+ENV_MAX_DOCUMENT_INFLATED_MB = "PAGEREADER_MAX_DOCUMENT_INFLATED_MB"
 ENV_OCR_THREADS = "PAGEREADER_OCR_THREADS"
 ENV_OCR_BACKEND = "PAGEREADER_OCR_BACKEND"
 # environment variables that set an option, and the option they set
 ENV_OPTIONS: dict[str, OptionPath] = {
     ENV_DPI: ("render", "dpi"),
     ENV_MAX_IMAGE_PIXELS: ("render", "max_image_pixels"),
+    ENV_MAX_INFLATED_MB: ("limits", "max_inflated_mb"),
+    ENV_MAX_DOCUMENT_INFLATED_MB: ("limits", "max_document_inflated_mb"),
     ENV_OCR_THREADS: ("ocr", "threads"),
     ENV_OCR_BACKEND: ("ocr", "backend"),
 }

@@ -35,7 +35,7 @@ from pagereader.pipeline import (
 )
 from pagereader.render.writer import DocumentWriter
 from pagereader.runtime import Runtime
-from pagereader.sources import open_source
+from pagereader.sources import InflateLimits, open_source
 from pagereader.sources.base import RenderedPage
 from pagereader.types import DocumentResult, ErrorItem, PageResult
 
@@ -177,6 +177,10 @@ class DocumentWorker:
                 path,
                 password=self.options.password,
                 max_image_pixels=self.options.render.max_image_pixels,
+                inflate_limits=InflateLimits.from_mb(
+                    self.options.limits.max_inflated_mb,
+                    self.options.limits.max_document_inflated_mb,
+                ),
             )
         except PagereaderError:
             return 0

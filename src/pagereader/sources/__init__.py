@@ -9,14 +9,25 @@ from pathlib import Path
 from pagereader.errors import CorruptFileError, UnsupportedFormatError
 from pagereader.sources.base import RenderedPage, SourceDocument
 from pagereader.sources.image import IMAGE_SUFFIXES, ImageSource
-from pagereader.sources.limits import apply_pillow_limit, check_image_pixels, open_bounded_image
-from pagereader.sources.office import OFFICE_SUFFIXES, convert_to_pdf, read_slide_notes
+from pagereader.sources.limits import (
+    InflateLimits,
+    apply_pillow_limit,
+    check_image_pixels,
+    open_bounded_image,
+)
+from pagereader.sources.office import (
+    OFFICE_SUFFIXES,
+    check_package,
+    convert_to_pdf,
+    read_slide_notes,
+)
 from pagereader.sources.pdf import PdfSource
 
 SUPPORTED_SUFFIXES = frozenset({".pdf"}) | IMAGE_SUFFIXES | OFFICE_SUFFIXES
 
 __all__ = [
     "SUPPORTED_SUFFIXES",
+    "InflateLimits",
     "RenderedPage",
     "SourceDocument",
     "check_image_pixels",
@@ -28,11 +39,14 @@ __all__ = [
 class OfficeSource:
     """An office file read through its PDF conversion; pages carry the slide notes."""
 
-    def __init__(self, path: Path, password: str | None, max_pixels: int) -> None:
+    def __init__(
+        self, path: Path, password: str | None, max_pixels: int, inflate_limits: InflateLimits
+    ) -> None:
         self.path = path
+        check_package(path, inflate_limits)
         self._tmp = tempfile.TemporaryDirectory(prefix="pagereader-office-")
         pdf = convert_to_pdf(path, Path(self._tmp.name))
-        self._pdf = PdfSource(pdf, password, max_pixels)
+        self._pdf = PdfSource(pdf, password, max_pixels, inflate_limits, name=path)
         self._pdf.path = path
         self.page_count = self._pdf.page_count
         self._notes = read_slide_notes(path)
@@ -46,12 +60,20 @@ class OfficeSource:
         self._tmp.cleanup()
 
 
-def open_source(path: Path, *, password: str | None, max_image_pixels: int) -> SourceDocument:
+def open_source(
+    path: Path,
+    *,
+    password: str | None,
+    max_image_pixels: int,
+    inflate_limits: InflateLimits | None = None,
+) -> SourceDocument:
     """Open ``path`` with the reader for its type, or raise an InputError naming the file.
 
     ``max_image_pixels`` bounds every raster of the document (see sources/limits.py); Pillow's
-    own bomb guard is set to it too.
+    own bomb guard is set to it too. ``inflate_limits`` (the defaults if not given) bound what
+    a PDF's streams or an office file's parts may inflate to.
     """
+    inflate_limits = inflate_limits or InflateLimits()
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
         raise UnsupportedFormatError(f"unsupported file type {suffix or '(none)'!r}", file=path)
@@ -61,7 +83,7 @@ def open_source(path: Path, *, password: str | None, max_image_pixels: int) -> S
         raise CorruptFileError("the file is empty (0 bytes)", file=path)
     apply_pillow_limit(max_image_pixels)
     if suffix == ".pdf":
-        return PdfSource(path, password, max_image_pixels)
+        return PdfSource(path, password, max_image_pixels, inflate_limits)
     if suffix in IMAGE_SUFFIXES:
         return ImageSource(path, max_image_pixels)
-    return OfficeSource(path, password, max_image_pixels)
+    return OfficeSource(path, password, max_image_pixels, inflate_limits)

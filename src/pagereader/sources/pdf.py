@@ -19,7 +19,8 @@ from PIL import Image
 
 from pagereader.errors import CorruptFileError, PasswordRequiredError
 from pagereader.sources.base import RenderedPage
-from pagereader.sources.limits import BUDGET_KEY, fit_scale
+from pagereader.sources.limits import BUDGET_KEY, InflateLimits, InflateMeter, fit_scale
+from pagereader.sources.pdf_streams import check_streams
 from pagereader.text import is_cjk, is_hangul
 from pagereader.types import BBox, TextLayerStats, TextLine
 
@@ -56,11 +57,25 @@ def raster_scale(dpi: int, width: float, height: float) -> float:
 
 
 class PdfSource:
-    """An opened PDF; every page raster stays within ``max_pixels``."""
+    """An opened PDF; every page raster stays within ``max_pixels``, and no stream was let
+    inflate past ``inflate_limits`` (the streams are counted before PDFium reads the file)."""
 
-    def __init__(self, path: Path, password: str | None, max_pixels: int) -> None:
+    def __init__(
+        self,
+        path: Path,
+        password: str | None,
+        max_pixels: int,
+        inflate_limits: InflateLimits | None = None,
+        *,
+        name: str | Path | None = None,
+    ) -> None:
         self.path = path
         self.max_pixels = max_pixels
+        meter = InflateMeter(inflate_limits or InflateLimits(), file=name or path, parts="streams")
+        try:
+            check_streams(path, meter)
+        except OSError as exc:
+            raise CorruptFileError(f"cannot read the file ({exc})", file=name or path) from exc
         with PDFIUM_LOCK:
             try:
                 self._pdf = pdfium.PdfDocument(str(path), password=password)
