@@ -1,7 +1,8 @@
 """pagereader beside Tesseract, raw RapidOCR and OCRmyPDF on real pages, in one run.
 
 Sets: ../shared/eval (relative to the repository root): real_legal (statutes, each digital,
-light scan and heavy scan), docling_testdata, tesseract_test, cjk_extras, olmocr_bench_sample.
+light scan and heavy scan), docling_testdata, tesseract_test, cjk_extras, olmocr_bench_sample,
+and real_slides (slide decks, PPTX and PDF, beside pdftotext: its own table, see slides.py).
 Every engine reads each document in a fresh process, so "wall" is seconds a page with start-up
 included (models loaded, pages rendered) and "in-proc" is seconds a page once the engine is
 loaded. Tesseract: OMP_THREAD_LIMIT=1, psm 3, the language of the reference; RapidOCR: its
@@ -42,7 +43,14 @@ Row = tuple[float | None, bool, float | None, float]
 
 ROOT = Path(__file__).resolve().parents[1]
 EVAL = Path(os.environ.get("PAGEREADER_SHARED") or ROOT.parent / "shared") / "eval"
-SETS = ("real_legal", "docling_testdata", "tesseract_test", "cjk_extras", "olmocr_bench_sample")
+SETS = (
+    "real_legal",
+    "docling_testdata",
+    "tesseract_test",
+    "cjk_extras",
+    "olmocr_bench_sample",
+    "real_slides",
+)
 ENGINES = ("pagereader", "tesseract", "rapidocr", "ocrmypdf")
 TESSERACT_LANG = {"zh-Hant": "chi_tra", "ko": "kor", "en": "eng"}
 DPI = 200
@@ -246,6 +254,13 @@ def main() -> None:
     rows: dict[tuple[str, str, str], list[Row]]
     rows = defaultdict(list)
     for name in args.sets:
+        if name == "real_slides":
+            from slides import SLIDE_ENGINES, run_slides
+
+            default = args.engines == ",".join(ENGINES)
+            chosen_engines = [e for e in engines if e in SLIDE_ENGINES]
+            run_slides(EVAL / name, list(SLIDE_ENGINES) if default else chosen_engines, run_engine)
+            continue
         pages = legal_pages(EVAL / name) if name == "real_legal" else shared_pages(name)
         documents: dict[Path, list[Page]] = defaultdict(list)
         for page in pages:
@@ -278,7 +293,8 @@ def main() -> None:
                             f"  {file.name} p{page.page}: consistency {consistency:.4f}, "
                             f"critical {'ok' if critical else 'DIFFERENT'}"
                         )
-    print_table(rows)
+    if rows:
+        print_table(rows)
 
 
 def print_table(rows: dict[tuple[str, str, str], list[Row]]) -> None:

@@ -19,7 +19,7 @@ from pagereader.errors import ConfigError
 from pagereader.types import BlockKind, CheckName, Lang, Task
 
 BUILTIN_ENGINES = frozenset({"textlayer", "rapidocr", "tesseract", "grid", "ocr"})
-PAGE_CLASSES = ("digital", "scan", "dense")
+PAGE_CLASSES = ("digital", "scan", "dense", "native")
 DEFAULT_MAX_IMAGE_PIXELS = 64_000_000
 DEFAULT_MAX_INFLATED_MB = 256
 DEFAULT_MAX_DOCUMENT_INFLATED_MB = 2048

@@ -115,6 +115,7 @@ def _reuse(
         "markdown": page_markdown(earlier.blocks, rendered.notes, mark_review),
         "duplicate_of": earlier.duplicate_of or earlier.index,
         "timings": timer.result(),
+        "slide": rendered.native.info if rendered.native is not None else None,
     }
     if shared is not None:
         update |= {"duplicate_of": shared.page, "duplicate_of_source": shared.source}
@@ -350,6 +351,9 @@ async def aparse(
         options,
         ((warning,) if warning else ()) + faults.warnings,
     )
+    deck = getattr(source, "deck", None)  # a slide deck's metadata (sources/pptx_native.py)
+    if deck is not None:
+        result = result.model_copy(update={"deck": deck})
     result = named(result, str(path), file)
     seconds = time.perf_counter() - started
     ctx.emit("document_done", file=file, status=result.status, seconds=seconds)

@@ -12,7 +12,7 @@ from typing import Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field
 
 BBox = tuple[float, float, float, float]
-PageClass = Literal["digital", "scan", "dense"]
+PageClass = Literal["digital", "scan", "dense", "native"]
 BlockKind = Literal[
     "title", "text", "table", "figure", "formula", "caption", "header", "footer", "list"
 ]
@@ -235,6 +235,32 @@ class StageTimes(Frozen):
     total: float
 
 
+class SlideInfo(Frozen):
+    """What a slide deck says of one slide: its number, whether it is hidden, its layout."""
+
+    number: int
+    hidden: bool = False
+    layout: str = ""
+    shapes: int = 0
+
+
+class DeckPicture(Frozen):
+    """A picture whose image recurs on most slides (a logo, a master's emblem): deck
+    furniture, kept here once instead of in every slide's prose."""
+
+    sha1: str
+    slides: tuple[int, ...]
+    alt_text: str = ""
+
+
+class DeckInfo(Frozen):
+    """What a slide deck says of itself beyond its slides."""
+
+    slides: int
+    hidden_slides: tuple[int, ...] = ()
+    recurring_pictures: tuple[DeckPicture, ...] = ()
+
+
 class PageResult(Frozen):
     """One page, recognized and assembled."""
 
@@ -253,6 +279,7 @@ class PageResult(Frozen):
     errors: tuple[ErrorItem, ...] = ()
     warnings: tuple[str, ...] = ()
     timings: StageTimes | None = None
+    slide: SlideInfo | None = None
 
 
 class DocumentResult(Frozen):
@@ -266,3 +293,4 @@ class DocumentResult(Frozen):
     errors: tuple[ErrorItem, ...] = ()
     warnings: tuple[str, ...] = ()
     markdown: str = ""
+    deck: DeckInfo | None = None

@@ -22,6 +22,8 @@ from pagereader.sources.office import (
     read_slide_notes,
 )
 from pagereader.sources.pdf import PdfSource
+from pagereader.sources.pptx_native import read_deck
+from pagereader.types import DeckInfo
 
 SUPPORTED_SUFFIXES = frozenset({".pdf"}) | IMAGE_SUFFIXES | OFFICE_SUFFIXES
 
@@ -37,7 +39,8 @@ __all__ = [
 
 
 class OfficeSource:
-    """An office file read through its PDF conversion; pages carry the slide notes."""
+    """An office file read through its PDF conversion; pages carry the slide notes, and a
+    PPTX deck's pages its slides read natively (sources/pptx_native.py)."""
 
     def __init__(
         self, path: Path, password: str | None, max_pixels: int, inflate_limits: InflateLimits
@@ -50,10 +53,17 @@ class OfficeSource:
         self._pdf.path = path
         self.page_count = self._pdf.page_count
         self._notes = read_slide_notes(path)
+        self._deck = read_deck(path) if path.suffix.lower() == ".pptx" else None
+        self.deck: DeckInfo | None = self._deck.info if self._deck is not None else None
 
     def render(self, index: int, dpi: int) -> RenderedPage:
         page = self._pdf.render(index, dpi)
-        return dataclasses.replace(page, file=str(self.path), notes=self._notes.get(index, ""))
+        native = None
+        if self._deck is not None:
+            native = self._deck.native(index, self.page_count, page.width, page.height)
+        return dataclasses.replace(
+            page, file=str(self.path), notes=self._notes.get(index, ""), native=native
+        )
 
     def close(self) -> None:
         self._pdf.close()

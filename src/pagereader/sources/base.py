@@ -8,7 +8,16 @@ from typing import Protocol
 
 from PIL import Image
 
-from pagereader.types import BBox, TextLayerStats, TextLine
+from pagereader.types import BBox, BlockResult, SlideInfo, TextLayerStats, TextLine
+
+
+@dataclass(frozen=True)
+class NativeSlide:
+    """A slide read from its own XML: its blocks already answered (exact text, tables, chart
+    data) in reading order, in page units; the pipeline neither lays it out nor OCRs its text."""
+
+    results: tuple[BlockResult, ...]
+    info: SlideInfo
 
 
 @dataclass(frozen=True)
@@ -34,6 +43,7 @@ class RenderedPage:
     notes: str = ""
     units_per_inch: float = 72.0
     render_notes: tuple[str, ...] = ()
+    native: NativeSlide | None = None
 
 
 class SourceDocument(Protocol):

@@ -26,6 +26,9 @@ logger = logging.getLogger(__name__)
 
 OFFICE_SUFFIXES = frozenset({".pptx", ".docx", ".ppt", ".doc", ".odp", ".odt"})
 _CONVERT_TIMEOUT_S = 180
+SLIDE_SUFFIXES = frozenset({".pptx", ".ppt", ".odp"})
+# hidden slides too, so that page N is slide N (the native reader marks them hidden)
+SLIDES_TO_PDF = 'pdf:impress_pdf_Export:{"ExportHiddenSlides":{"type":"boolean","value":"true"}}'
 LIBREOFFICE_HINT = (
     "install LibreOffice (Debian/Ubuntu: apt-get install -y libreoffice-impress "
     "libreoffice-writer) or export the deck to PDF and parse that"
@@ -97,7 +100,7 @@ def convert_to_pdf(path: Path, workdir: Path) -> Path:
         "--headless",
         "--norestore",
         "--convert-to",
-        "pdf",
+        SLIDES_TO_PDF if path.suffix.lower() in SLIDE_SUFFIXES else "pdf",
         "--outdir",
         str(workdir),
         str(path),

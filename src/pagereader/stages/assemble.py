@@ -86,4 +86,5 @@ def page_result(state: PageState, timings: StageTimes | None) -> PageResult:
         errors=tuple(state.errors),
         warnings=tuple(state.warnings),
         timings=timings,
+        slide=page.native.info if page.native is not None else None,
     )

@@ -24,6 +24,7 @@ from pagereader.layout.table_grid import find_ruled_tables
 from pagereader.options import ClassifyOptions
 from pagereader.runtime import Runtime
 from pagereader.sources.base import RenderedPage
+from pagereader.stages.native import classify_native
 from pagereader.stages.page_budget import text_layer_over
 from pagereader.stages.routes import resolve_route
 from pagereader.stages.script import SCRIPT_OF_LANG, upright_and_script
@@ -277,6 +278,8 @@ def _classify(ctx: Runtime, state: PageState) -> PageState:
     state.budget.check("classify")
     _drop_large_layer(state, ctx.options.classify)
     before = state.rendered
+    if before.native is not None:
+        return classify_native(state, before.native, ctx.options.classify)
     options = ctx.options.classify
     trusted, _ = text_layer_trusted(text_layer_probe(before), before.invisible_text_share, options)
     if trusted or ctx.options.lang:  # the script is counted or given: nothing to overlap

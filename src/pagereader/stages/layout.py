@@ -22,6 +22,7 @@ from pagereader.layout.table_detect import find_word_tables
 from pagereader.layout.table_words import WORDS_SOURCE
 from pagereader.options import RapidOCREngineOptions
 from pagereader.runtime import Runtime
+from pagereader.stages.native import native_blocks
 from pagereader.stages.page_budget import cap_blocks
 from pagereader.stages.page_ocr import drop_noise, read_page_lines
 from pagereader.stages.state import PageState
@@ -193,6 +194,9 @@ def _layout(state: PageState, ctx: Runtime) -> list[Block]:
 
 async def run_layout(ctx: Runtime, state: PageState) -> PageState:
     """Fill ``state.blocks`` in reading order."""
+    if state.rendered.native is not None:
+        state.blocks = native_blocks(state.rendered.native)
+        return state
     blocks = await asyncio.to_thread(_layout, state, ctx)
     state.blocks, cut = cap_blocks(blocks, ctx.options.budget, state.file, state.index)
     if cut is not None:
