@@ -35,7 +35,8 @@ class TextLayerEngine(EmbeddedEngine):
             raise EngineError(
                 "the text layer has no text in this block", file=request.file, page=request.page
             )
-        return Recognition(text=join_lines(lines), engine=self.name, confidence=1.0)
+        text = join_lines(lines, context=request.page_lines)  # the page's words judge hyphens
+        return Recognition(text=text, engine=self.name, confidence=1.0)
 
     async def aclose(self) -> None:
         return None

@@ -15,7 +15,9 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pagereader.text import ends_sentence, is_cjk, is_latin_letter, starts_with_article_number
+from pagereader.hyphens import keeps_hyphen, vocabulary
+from pagereader.layout.gutters import crosses, cut_at_gutters
+from pagereader.text import ends_sentence, is_cjk, starts_with_article_number
 from pagereader.types import BBox, Block, BlockKind, TextLine
 
 logger = logging.getLogger(__name__)
@@ -70,13 +72,23 @@ def _is_spaced(ch: str) -> bool:
     return ch.isalpha() and not is_cjk(ch)
 
 
-def join_lines(lines: Sequence[TextLine]) -> str:
+def join_lines(lines: Sequence[TextLine], context: Sequence[TextLine] = ()) -> str:
     """Join lines as running text: no space next to CJK text, a space between other words.
 
-    A Latin word broken by a hyphen at line end is put back together when the next line starts in
-    lower case; Hangul keeps its spaces since Korean separates words.
+    A hyphen at a line's end joins the next line without a space; it stays unless the word was
+    broken (hyphens.py decides, from the words of ``lines`` and ``context``, e.g. the page's
+    other lines); a soft hyphen always goes. Hangul keeps its spaces since Korean separates
+    words.
     """
     out = ""
+    words: frozenset[str] | None = None
+
+    def known() -> frozenset[str]:
+        nonlocal words
+        if words is None:
+            words = vocabulary(line.text for line in (*lines, *context))
+        return words
+
     for line in lines:
         text = line.text.strip()
         if not text:
@@ -85,19 +97,21 @@ def join_lines(lines: Sequence[TextLine]) -> str:
             out = text
             continue
         last, first = out[-1], text[0]
-        if (
-            last in "-\u00ad"
-            and len(out) >= 2
-            and is_latin_letter(out[-2])
-            and is_latin_letter(first)
-            and first.islower()
-        ) or last == "\u00ad":
+        if last == "\u00ad":
             out = out[:-1] + text
+        elif last == "-" and _wraps_word(out, first):
+            out = (out if keeps_hyphen(out, text, known) else out[:-1]) + text
         elif (is_cjk(last) and not _is_spaced(first)) or (is_cjk(first) and not _is_spaced(last)):
             out += text
         else:
             out += " " + text
     return out
+
+
+def _wraps_word(out: str, first: str) -> bool:
+    """A hyphen right after a letter or digit, and the next line going on with one."""
+    before = out[-2] if len(out) >= 2 else ""
+    return before.isalnum() and first.isalnum() and not (is_cjk(before) or is_cjk(first))
 
 
 def block_text(block: Block) -> str:
@@ -225,9 +239,14 @@ def _is_label(text: str) -> bool:
     return bool(match) and len(text.strip()) - match.end() <= 1 if match else False
 
 
-def _joins_row(box: BBox, row: Sequence[TextLine], line: TextLine) -> float | None:
-    """Vertical overlap if the line continues the row to its right (or sits inside it)."""
+def _joins_row(
+    box: BBox, row: Sequence[TextLine], line: TextLine, walls: Sequence[BBox] = ()
+) -> float | None:
+    """Vertical overlap if the line continues the row to its right (or sits inside it) and no
+    column gutter lies between them."""
     lb = line.bbox
+    if walls and crosses(box, lb, walls):
+        return None
     low = min(box[3] - box[1], lb[3] - lb[1])
     high = max(box[3] - box[1], lb[3] - lb[1])
     overlap = min(box[3], lb[3]) - max(box[1], lb[1])
@@ -238,18 +257,21 @@ def _joins_row(box: BBox, row: Sequence[TextLine], line: TextLine) -> float | No
     return overlap if lb[0] - box[2] <= limit else None
 
 
-def split_lines_into_rows(lines: Sequence[TextLine]) -> list[list[TextLine]]:
+def split_lines_into_rows(
+    lines: Sequence[TextLine], walls: Sequence[BBox] = ()
+) -> list[list[TextLine]]:
     """Join fragments of one visual line (a bullet and its text, a word set in bold) into rows.
 
     Rows come top to bottom, each left to right; fragments far apart on the same height (two
-    columns, table cells) stay in separate rows.
+    columns, table cells) or on either side of a column gutter (``walls``, gutters.py) stay in
+    separate rows.
     """
     rows: list[list[TextLine]] = []
     boxes: list[BBox] = []
     for line in sorted(lines, key=lambda ln: ln.bbox[0]):
         best, best_overlap = -1, 0.0
         for index, box in enumerate(boxes):
-            overlap = _joins_row(box, rows[index], line)
+            overlap = _joins_row(box, rows[index], line, walls)
             if overlap is not None and overlap > best_overlap:
                 best, best_overlap = index, overlap
         if best < 0:
@@ -307,7 +329,8 @@ def _usable(line: TextLine) -> bool:
 def paragraph_lines(lines: Sequence[TextLine], page_height: float) -> list[list[TextLine]]:
     """Greedy top-down grouping of lines into paragraphs (each a list of lines in order)."""
     paras: list[_Para] = []
-    for row in split_lines_into_rows([line for line in lines if _usable(line)]):
+    usable, walls = cut_at_gutters([line for line in lines if _usable(line)])
+    for row in split_lines_into_rows(usable, walls):
         band = _band(_row_box(row), page_height)
         best: tuple[float, int] | None = None
         for index, para in enumerate(paras):

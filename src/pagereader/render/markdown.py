@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from pagereader.render.md_escape import escape_html
 from pagereader.render.review import review_marker
 from pagereader.tables import html_to_table
 from pagereader.types import BlockResult, PageResult
@@ -37,6 +38,8 @@ def block_markdown(result: BlockResult) -> str:
     """One block as Markdown; empty for furniture and for blocks nobody could read."""
     kind = result.block.kind
     text = result.text.strip()
+    if kind not in ("table", "formula"):  # a table's HTML is the output; TeX is no HTML
+        text = escape_html(text)
     if kind in ("header", "footer"):
         return ""
     if kind == "title":

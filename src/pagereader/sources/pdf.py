@@ -17,7 +17,9 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from PIL import Image
 
+from pagereader.bidi import logical_lines
 from pagereader.errors import CorruptFileError, PasswordRequiredError
+from pagereader.mojibake import mojibake_chars
 from pagereader.sources.base import RenderedPage
 from pagereader.sources.limits import BUDGET_KEY, InflateLimits, InflateMeter, fit_scale
 from pagereader.sources.pdf_streams import check_streams
@@ -241,7 +243,9 @@ def _read_text_layer(
         chars.append(ch)
         boxes.append(box)
     flush()
-    return lines, TextLayerStats(chars=real, garbage_chars=garbage, unicode_map_errors=map_errors)
+    garbage += sum(mojibake_chars(line.text) for line in lines)  # valid glyphs, wrong code page
+    stats = TextLayerStats(chars=real, garbage_chars=garbage, unicode_map_errors=map_errors)
+    return logical_lines(lines), stats
 
 
 def _is_hyphen(textpage: pdfium.PdfTextPage, i: int) -> bool:

@@ -11,6 +11,7 @@ from pagereader.runtime import Runtime
 from pagereader.stages.classify import analysis_copy
 from pagereader.stages.missed_text import missed_text
 from pagereader.stages.state import PageState
+from pagereader.stages.text_layer_rules import mojibake_warnings, prefer_text_layer
 from pagereader.types import BlockResult, PageResult, StageTimes
 
 logger = logging.getLogger(__name__)
@@ -21,6 +22,8 @@ UNREAD_INK = 0.02
 
 async def run_assemble(ctx: Runtime, state: PageState) -> PageState:
     """Order the results, write the page's Markdown, and on a scan say what was not read."""
+    prefer_text_layer(state, ctx.options.classify.max_garbage_ratio)
+    state.warnings.extend(mojibake_warnings(state))
     state.results = sorted(state.results, key=lambda r: r.block.order)
     state.markdown = page_markdown(
         state.results, state.rendered.notes, mark_review=ctx.options.verify.mark_review

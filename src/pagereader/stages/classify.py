@@ -161,6 +161,11 @@ def text_layer_trusted(
     if too_large:
         return False, too_large
     if features.text_chars < options.min_text_chars:
+        if features.text_chars and not features.garbage_ratio and features.image_fraction < 0.5:
+            return True, (
+                f"text layer has {features.text_chars} characters: short but clean, and no page "
+                "image to read instead (a title slide): use it"
+            )
         return False, f"text layer has {features.text_chars} characters: no usable text layer"
     if features.garbage_ratio > options.max_garbage_ratio:
         return False, (

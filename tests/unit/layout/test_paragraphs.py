@@ -117,7 +117,8 @@ def test_join_lines_cjk_latin_hyphen() -> None:
     assert j("第一條 本法", "所稱之主管機關") == "第一條 本法所稱之主管機關"
     assert j("不得違反", "規定。") == "不得違反規定。"
     assert j("interna-", "tional law") == "international law"
-    assert j("well-", "Known") == "well- Known"
+    assert j("well-", "Known") == "well-Known"  # a capital after the hyphen: a compound
+    assert j("dense-", "page model") == "dense-page model"  # no evidence of a broken word
     assert j("end of", "line") == "end of line"
     assert j("한국어 문장이", "이어진다") == "한국어 문장이 이어진다"
     assert j("第1", "條") == "第1條"
