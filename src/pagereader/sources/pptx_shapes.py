@@ -38,6 +38,10 @@ _BULLET_TAGS = ("buChar", "buAutoNum", "buBlip")
 _FILE_NAME = re.compile(
     r"(^\S+\.(png|jpe?g|gif|bmp|tiff?|emf|wmf|svg|webp)$)|\[\d+\]$|^[A-Za-z]{2,4}\d{6,}", re.I
 )
+_GENERATED = re.compile(
+    r"(AI-generated content may be incorrect|description automatically generated)\.?$", re.I
+)
+"""PowerPoint's own guess at a picture, not the author's description."""
 _CAPTION = re.compile(r"^(figure|fig\.|table|chart|exhibit|圖|表|그림)\s*\d", re.I)
 
 Place = Callable[[BBox], BBox]
@@ -137,11 +141,30 @@ def _bulleted(paragraph: Any, default: bool) -> bool:
     return default
 
 
+def _numbered(paragraphs: list[Any]) -> list[str]:
+    """Paragraph texts; an auto-numbered one with its number (``1.``), counted within a run
+    of numbered paragraphs of its level."""
+    out: list[str] = []
+    counters: dict[int, int] = {}
+    for paragraph in paragraphs:
+        props = paragraph._p.pPr
+        numbered = props is not None and props.find(f"{{{_A}}}buAutoNum") is not None
+        level = int(paragraph.level or 0)
+        if not numbered:
+            counters.clear()
+            out.append(_paragraph_text(paragraph))
+            continue
+        counters = {k: v for k, v in counters.items() if k <= level}
+        counters[level] = counters.get(level, 0) + 1
+        out.append(f"{counters[level]}. {_paragraph_text(paragraph)}")
+    return out
+
+
 def _text_item(shape: Any, box: BBox, kind_of: Any) -> ShapeItem | None:
     paragraphs = [p for p in shape.text_frame.paragraphs if _paragraph_text(p)]
     if not paragraphs:
         return None
-    text = "\n".join(_paragraph_text(p) for p in paragraphs)
+    text = "\n".join(_numbered(paragraphs))
     kind: BlockKind = "text"
     if kind_of in _TITLES:
         kind = "title"
@@ -178,7 +201,7 @@ def alt_text(shape: Any) -> str:
     ``MPj03090780000[1]``): a name describes nothing."""
     found = shape._element.xpath("./*[1]/p:cNvPr")
     text = " ".join(str(found[0].get("descr") or "").split()) if found else ""
-    return "" if _FILE_NAME.search(text) else text
+    return "" if _FILE_NAME.search(text) or _GENERATED.search(text) else text
 
 
 def _picture_hash(shape: Any) -> str:
