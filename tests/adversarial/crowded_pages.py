@@ -1,6 +1,7 @@
 """PDF pages crowded with text objects, made by code: one-point "a"s in rows of 500, each its
 own text object (``BT /F1 1 Tf x y Td (a) Tj ET``), Flate-compressed so that 100,000 of them
-fit in about 300 KB."""
+fit in about 300 KB. Pages differ (each is shifted down by its index), so that none is read
+as a copy of another."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from pathlib import Path
 ROW = 500
 
 
-def _page_content(objects: int) -> bytes:
+def _page_content(objects: int, shift: float) -> bytes:
+    top = 780 - shift
     parts = [
-        b"BT /F1 1 Tf %.1f %.1f Td (a) Tj ET\n" % (20 + (n % ROW) * 1.1, 780 - (n // ROW) * 3.8)
+        b"BT /F1 1 Tf %.1f %.1f Td (a) Tj ET\n" % (20 + (n % ROW) * 1.1, top - (n // ROW) * 3.8)
         for n in range(objects)
     ]
     return zlib.compress(b"".join(parts), 9)
@@ -20,7 +22,6 @@ def _page_content(objects: int) -> bytes:
 
 def crowded_pdf(path: Path, objects: int = 100_000, pages: int = 1) -> Path:
     """``pages`` pages of ``objects`` one-character text objects each."""
-    content = _page_content(objects)
     kids = b" ".join(b"%d 0 R" % (4 + 2 * i) for i in range(pages))
     bodies = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
@@ -28,6 +29,7 @@ def crowded_pdf(path: Path, objects: int = 100_000, pages: int = 1) -> Path:
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
     for i in range(pages):
+        content = _page_content(objects, 2.0 * i)
         bodies.append(
             b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
             b"/Resources << /Font << /F1 3 0 R >> >> >>" % (5 + 2 * i)

@@ -130,9 +130,10 @@ def _cpu_s(pid: int) -> float:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_a_deleted_job_stops_using_the_cpu(tmp_path: Path) -> None:
-    """Ten pages of 8,000 text objects each in rows of 500 (a text layer within the bound):
-    the job is deleted while its pages are read, and the server goes quiet."""
-    pdf = crowded_pdf(tmp_path / "rows.pdf", objects=8_000, pages=10)
+    """Twelve pages of 4,000 text objects each in rows of 500 (a text layer within the bound,
+    whose layout took 8 s a page before the row grouping was made linear): the job is deleted
+    in the middle of a page, and the server goes quiet."""
+    pdf = crowded_pdf(tmp_path / "rows.pdf", objects=4_000, pages=12)
     admin = secrets.token_urlsafe(24)
     tokens = config(tmp_path / "tokens.txt", f"root:admin:{admin}\n")
     auth = {"Authorization": f"Bearer {admin}"}
@@ -151,6 +152,10 @@ def test_a_deleted_job_stops_using_the_cpu(tmp_path: Path) -> None:
                 break
             assert time.monotonic() < deadline, job
             time.sleep(0.1)
+        into = _cpu_s(server.process.pid) + 1.5  # the next pages are past their render
+        while _cpu_s(server.process.pid) < into:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
         answer = httpx.delete(f"{server.url}/v1/jobs/{job_id}", headers=auth, timeout=60)
         assert answer.status_code == 200, answer.text
         assert answer.json()["cancelled"] is True
