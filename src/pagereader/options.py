@@ -206,9 +206,13 @@ class BudgetOptions(_Options):
         description="blocks a page reads, in reading order; the rest are cut (an error)",
     )
     max_page_s: float = Field(
-        60.0,
+        300.0,
         gt=0,
-        description="seconds of one page's work; past them it stops at the next block (an error)",
+        description=(
+            "wall seconds of one page's work; past them it stops at the next block (an error). "
+            "A backstop: the character and block bounds keep a crafted page near 10 s of CPU, "
+            "and a loaded machine or a busy VLM server must not cut real pages"
+        ),
     )
 
 
