@@ -40,9 +40,11 @@ class PagereaderError(Exception):
         page: int | None = None,
         hint: str | None = None,
     ) -> None:
+        self.file = str(file) if file is not None else ""
+        if self.file and message.startswith(f"{self.file}: "):
+            message = message[len(self.file) + 2 :]  # the file is named once, by its field
         super().__init__(message)
         self.message = message
-        self.file = str(file) if file is not None else ""
         self.page = page
         self.hint = hint if hint is not None else self.default_hint
 
@@ -144,7 +146,7 @@ class OutputError(PagereaderError):
 
 
 class ConfigError(PagereaderError):
-    """Options or a config file are invalid."""
+    """Options or a config file are invalid. No default hint: a pointer to the configuration
+    docs is added where options are read (cli/messages.py), not to every ConfigError."""
 
     stage = "config"
-    default_hint = "see examples/configs/ and the README's configuration section"

@@ -419,8 +419,9 @@ async def aparse_to_folder(
     name: str | None = None,
 ) -> DocumentResult:
     """Parse one document and write its outputs into ``folder``: every finished page gets
-    its overlay, also one served from the cache. Raises OutputError when the folder cannot
-    be written (after trying every output). ``name``: as for :func:`aparse`."""
+    its overlay, also one served from the cache. Returns the document as its document.json
+    records it (an output not written is an error there: ``partial``); raises OutputError
+    when the folder or document.json cannot be written. ``name``: as for :func:`aparse`."""
     writer = DocumentWriter(folder, overlays=ctx.options.output.overlays)
 
     def on_page(result: PageResult, rendered: RenderedPage | None) -> None:
@@ -429,5 +430,4 @@ async def aparse_to_folder(
 
     started = time.perf_counter()
     result = await aparse(path, ctx=ctx, on_page=on_page, cache=cache, name=name)
-    writer.finish(result, ctx.options.budget.target_page_s, time.perf_counter() - started)
-    return result
+    return writer.finish(result, ctx.options.budget.target_page_s, time.perf_counter() - started)

@@ -163,7 +163,7 @@ class BatchRun:
         self.manifest.record(outcome, self.digest, self.run_id)
         self.stats.add(outcome)
         if outcome.status == "failed":
-            logger.warning("failed: %s", outcome.error or outcome.uri)
+            logger.info("failed: %s", outcome.error or outcome.uri)  # listed at the end
 
     def _collect(self, ref: Any, job: _Job) -> None:
         """A finished task. Range results stay in the object store (the merge task reads

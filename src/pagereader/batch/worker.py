@@ -261,7 +261,7 @@ class DocumentWorker:
                     path.parent.mkdir(parents=True, exist_ok=True)
                     path.write_bytes(data)
                     writer.written.add(index)  # drawn by the range's worker: not stale
-            writer.finish(result, self.options.budget.target_page_s, wall)
+            result = writer.finish(result, self.options.budget.target_page_s, wall)
             self.destination.commit(name, staging)
         except BaseException:
             self.destination.discard(staging)

@@ -1,4 +1,5 @@
-"""The ``pagereader`` command: one module per subcommand, mounted here."""
+"""The ``pagereader`` command: one module per subcommand, mounted here, each behind
+:func:`~pagereader.cli.messages.one_line_errors` (``plan``'s commands in their own module)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pagereader.cli.batch import batch_command
 from pagereader.cli.bench import bench_command
 from pagereader.cli.eval import eval_command, make_evalset_command
 from pagereader.cli.export_evalset import export_evalset_command
+from pagereader.cli.messages import one_line_errors
 from pagereader.cli.parse import parse_command
 from pagereader.cli.router_config import router_config_command
 from pagereader.cli.serve import serve_command
@@ -23,16 +25,16 @@ app = typer.Typer(
     rich_markup_mode=None,
     add_completion=False,
 )
-app.command("parse")(parse_command)
-app.command("batch")(batch_command)
-app.command("serve")(serve_command)
-app.command("serve-engine")(serve_engine_command)
-app.command("router-config")(router_config_command)
+app.command("parse")(one_line_errors(parse_command))
+app.command("batch")(one_line_errors(batch_command))
+app.command("serve")(one_line_errors(serve_command))
+app.command("serve-engine")(one_line_errors(serve_engine_command))
+app.command("router-config")(one_line_errors(router_config_command))
 app.add_typer(plan.app, name="plan")
-app.command("eval")(eval_command)
-app.command("make-evalset")(make_evalset_command)
-app.command("bench")(bench_command)
-app.command("export-evalset")(export_evalset_command)
+app.command("eval")(one_line_errors(eval_command))
+app.command("make-evalset")(one_line_errors(make_evalset_command))
+app.command("bench")(one_line_errors(bench_command))
+app.command("export-evalset")(one_line_errors(export_evalset_command))
 
 
 def main() -> None:

@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
-import logging
 import time
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from pagereader.cli.extras import needs_extra
-from pagereader.errors import PagereaderError
+from pagereader.cli.messages import console, output_hint, reading_options, setup_logging
 from pagereader.options import Options
+from pagereader.render.writer import probe_folder
 from pagereader.settings import resolve_options
-
-console = Console(stderr=True)
+from pagereader.sources.discover import BATCH_DIR
 
 
 def _options(config: Path | None, dpi: int | None, lang: str | None, overlays: bool) -> Options:
-    data = resolve_options(config).model_dump()
+    with reading_options():
+        data = resolve_options(config).model_dump()
     if dpi is not None:
         data["render"]["dpi"] = dpi
     if lang is not None:
@@ -73,15 +73,14 @@ def batch_command(
 ) -> None:
     """Parse documents on Ray into OUT/<name>/ (as parse does), with a run manifest in
     OUT/_batch/. Exit code 1 when a document failed."""
-    logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING)
+    setup_logging(debug)
     with needs_extra("batch"):
         from pagereader.batch import BatchConfig, BatchStats, run_batch
         from pagereader.batch.cluster import connect, disconnect
-    try:
-        options = _options(config, dpi, lang, overlays)
-    except PagereaderError as exc:
-        console.print(f"[red]error[/red] {exc}", highlight=False)
-        raise typer.Exit(1) from None
+        from pagereader.batch.inputs import is_uri
+    options = _options(config, dpi, lang, overlays)
+    if not is_uri(out):  # before Ray starts, not after
+        probe_folder(Path(out) / BATCH_DIR, output_hint("--out"))
     batch_config = BatchConfig(
         workers=workers,
         cpus_per_worker=cpus_per_worker,
@@ -101,11 +100,6 @@ def batch_command(
     started = connect(address, cpus)
     try:
         stats = run_batch(inputs, out, options, batch_config, on_progress=on_progress)
-    except PagereaderError as exc:
-        if debug:
-            raise
-        console.print(f"[red]error[/red] {exc}", highlight=False)
-        raise typer.Exit(1) from None
     finally:
         if started:
             disconnect()
@@ -125,7 +119,9 @@ def batch_command(
     if stats.documents == 0 and stats.skipped:
         console.print("nothing to parse: every document is complete in the manifest")
     for uri, error in stats.failures:
-        console.print(f"[red]failed[/red] {uri}: {error}", highlight=False)
+        named = not error or error.startswith(f"{uri}: ")  # the file is named once
+        line = (error or uri) if named else f"{uri}: {error}"
+        console.print(f"[red]failed[/red] {escape(line)}", highlight=False)
     console.print(f"outputs in {out}/ (run manifest in {out}/_batch/)", highlight=False)
     if stats.failed:
         raise typer.Exit(1)

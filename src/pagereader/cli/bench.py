@@ -8,13 +8,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from pagereader.cli.extras import needs_extra
-from pagereader.errors import PagereaderError
+from pagereader.cli.messages import console, fail, reading_options, setup_logging, writing
+from pagereader.render.writer import probe_folder
 from pagereader.settings import resolve_options
-
-console = Console(stderr=True)
 
 
 def bench_command(
@@ -27,20 +25,18 @@ def bench_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="report folder")] = Path("bench-out"),
 ) -> None:
     """Time every stage of every page; report p50/p95/max per page class against the budget."""
-    logging.basicConfig(level=logging.ERROR)
+    setup_logging(level=logging.ERROR)
     with needs_extra("eval"):
         from pagereader.evaluate.budget import bench_files, run_bench, write_bench
-    try:
+    with reading_options():
         options = resolve_options(config)
-        files = bench_files(folder)
-        if not files:
-            console.print(f"[red]error[/red] {folder}: no supported files")
-            raise typer.Exit(1)
-        pages, wall = asyncio.run(run_bench(files, options, per_type))
-    except PagereaderError as exc:
-        console.print(f"[red]error[/red] {exc}", highlight=False)
-        raise typer.Exit(1) from None
+    files = bench_files(folder)
+    if not files:
+        raise fail(f"{folder}: no supported files")
+    probe_folder(out)  # before the pages are timed, not after
+    pages, wall = asyncio.run(run_bench(files, options, per_type))
     target = budget if budget is not None else options.budget.target_page_s
-    report = write_bench(pages, wall, target, out)
+    with writing(out, "--out"):
+        report = write_bench(pages, wall, target, out)
     console.print(report.read_text(encoding="utf-8"), highlight=False)
     console.print(f"timings: {out / 'timings.json'}", highlight=False)

@@ -8,13 +8,18 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from pagereader.cli.extras import needs_extra
-from pagereader.errors import PagereaderError
+from pagereader.cli.messages import (
+    console,
+    fail,
+    output_hint,
+    reading_options,
+    setup_logging,
+    writing,
+)
+from pagereader.render.writer import probe_folder
 from pagereader.settings import resolve_options
-
-console = Console(stderr=True)
 
 
 def eval_command(
@@ -33,33 +38,30 @@ def eval_command(
     debug: Annotated[bool, typer.Option(help="show tracebacks and debug logs")] = False,
 ) -> None:
     """Score engines on datasets; write report.json, report.md and report.html."""
-    logging.basicConfig(level=logging.DEBUG if debug else logging.ERROR)
+    setup_logging(debug, logging.ERROR)
     with needs_extra("eval"):
         from pagereader.evaluate.cases import EvalCase, read_dataset
         from pagereader.evaluate.engines import build_eval_engines
         from pagereader.evaluate.report import comparison_tables, write_report
         from pagereader.evaluate.runner import run_eval
-    try:
-        cases: list[EvalCase] = []
-        for folder in datasets:
-            found = read_dataset(folder)
-            cases.extend(found[:limit] if limit else found)
-        if not cases:
-            console.print("[red]error[/red] no evaluation cases found")
-            raise typer.Exit(1)
-        wanted: dict[Path, set[int]] = {}
-        for case in cases:
-            wanted.setdefault(case.file, set()).add(case.page)
-        names = [n.strip() for n in engines.split(",") if n.strip()]
-        built = build_eval_engines(names, resolve_options(config), wanted)
-        console.print(f"{len(cases)} pages, engines: {', '.join(names)}")
-        report = asyncio.run(run_eval(cases, built, fold_variants=fold_variants))
-    except PagereaderError as exc:
-        if debug:
-            raise
-        console.print(f"[red]error[/red] {exc}", highlight=False)
-        raise typer.Exit(1) from None
-    paths = write_report(report, out)
+    cases: list[EvalCase] = []
+    for folder in datasets:
+        found = read_dataset(folder)
+        cases.extend(found[:limit] if limit else found)
+    if not cases:
+        raise fail("no evaluation cases found")
+    probe_folder(out)  # before the engines run, not after
+    wanted: dict[Path, set[int]] = {}
+    for case in cases:
+        wanted.setdefault(case.file, set()).add(case.page)
+    names = [n.strip() for n in engines.split(",") if n.strip()]
+    with reading_options():
+        options = resolve_options(config)
+    built = build_eval_engines(names, options, wanted)
+    console.print(f"{len(cases)} pages, engines: {', '.join(names)}")
+    report = asyncio.run(run_eval(cases, built, fold_variants=fold_variants))
+    with writing(out, "--out"):
+        paths = write_report(report, out)
     for title, header, rows in comparison_tables(report):
         console.print(f"\n[bold]{title}[/bold]")
         console.print(" | ".join(header))
@@ -75,10 +77,8 @@ def make_evalset_command(
     with needs_extra("eval"):
         from pagereader.evaluate.evalset import make_evalset
 
-    try:
+    probe_folder(out, output_hint(None))
+    with writing(out, None):
         manifest = make_evalset(out)
-    except PagereaderError as exc:
-        console.print(f"[red]error[/red] {exc}", highlight=False)
-        raise typer.Exit(1) from None
     lines = manifest.read_text(encoding="utf-8").count("\n")
     console.print(f"{lines} pages: {manifest}", highlight=False)

@@ -9,6 +9,9 @@ from typing import Annotated
 import typer
 
 from pagereader.cli.extras import needs_extra
+from pagereader.cli.messages import error_line, fail, output_hint
+from pagereader.errors import PagereaderError
+from pagereader.render.writer import probe_folder
 
 
 def export_evalset_command(
@@ -21,14 +24,12 @@ def export_evalset_command(
 ) -> None:
     """Write every page a reviewer approved or corrected as an eval case (the corrected text is
     the reference); safe to run beside a running server."""
-    from pagereader.errors import PagereaderError
-
     with needs_extra("service"):
         from pagereader.service.evalset import export_data_dir
 
+    probe_folder(out, output_hint(None))
     try:
         summary = export_data_dir(data_dir, out)
     except PagereaderError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise fail(error_line(exc), 2) from None
     typer.echo(f"{summary.cases} page(s) from {summary.jobs} job(s) -> {out / 'manifest.jsonl'}")

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from importlib import metadata
 from typing import NoReturn
 
-import typer
+from pagereader.cli.messages import fail
 
 _MARKER = re.compile(r"""extra\s*==\s*["']([^"']+)["']""")
 _NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
@@ -41,12 +41,8 @@ def missing_requirements(extra: str) -> list[str]:
 
 
 def _refuse(what: str, extra: str) -> NoReturn:
-    typer.echo(
-        f"error: this command needs the {extra!r} extra ({what} missing): "
-        f"pip install 'pagereader[{extra}]'",
-        err=True,
-    )
-    raise typer.Exit(1)
+    line = f"this command needs the {extra!r} extra ({what} missing): "
+    raise fail(line + f"pip install 'pagereader[{extra}]'")
 
 
 @contextmanager

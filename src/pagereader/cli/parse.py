@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import (
     BarColumn,
@@ -22,6 +21,7 @@ from rich.progress import (
 from rich.table import Table
 
 from pagereader.cache import PageCache
+from pagereader.cli.messages import console, fail, reading_options, say, setup_logging
 from pagereader.cli.pages import parse_page_spec
 from pagereader.errors import PagereaderError
 from pagereader.options import OptionPath, Options
@@ -34,7 +34,6 @@ from pagereader.settings import resolve_options
 from pagereader.sources.discover import walk_documents
 from pagereader.types import DocumentResult, ErrorItem
 
-console = Console(stderr=True)
 CACHE_NAME = ".pagereader-cache.sqlite"
 
 
@@ -150,16 +149,12 @@ async def _run(
                 progress.advance(tasks[file])
             elif event["event"] == "warning":
                 shown.add((file, str(event.get("message"))))
-                line = f"{file}: {event.get('message')}"
-                console.print(
-                    f"[yellow]warning[/yellow] {escape(line)}", highlight=False, soft_wrap=True
-                )
+                say("warning", f"{file}: {event.get('message')}")
 
         lookup = MemoryPages() if reuse_pages else None
         ctx = make_context(options, on_event=on_event, pages=lookup)
         for name, problem in (await preflight(ctx)).items():
-            line = f"{problem.message} ({problem.hint})" if problem.hint else problem.message
-            console.print(f"[red]error[/red] {escape(line)}", highlight=False, soft_wrap=True)
+            say("error", f"{problem.message} ({problem.hint})" if problem.hint else problem.message)
             logger.debug("engine %s failed its start-up check", name)
         loop = asyncio.get_running_loop()
         limit = asyncio.Semaphore(jobs)
@@ -169,16 +164,10 @@ async def _run(
                 started = loop.time()
                 result = await _parse_one(path, out / names[path], ctx, cache)
             for error in result.errors:
-                console.print(
-                    f"[red]error[/red] {escape(error.line())}", highlight=False, soft_wrap=True
-                )
+                say("error", error.line())
             for warning in result.warnings:
-                if (str(path), warning) in shown:
-                    continue
-                line = f"{path}: {warning}"
-                console.print(
-                    f"[yellow]warning[/yellow] {escape(line)}", highlight=False, soft_wrap=True
-                )
+                if (str(path), warning) not in shown:
+                    say("warning", f"{path}: {warning}")
             return path, result, loop.time() - started
 
         results = list(await asyncio.gather(*(one(path) for path in files)))
@@ -211,27 +200,21 @@ def parse_command(
 ) -> None:
     """Parse documents into OUT/NAME/document.md, document.json, pages/ and timings.json;
     NAME is the file's stem, made unique within the run (see the summary)."""
-    logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING)
-    try:
-        flags: dict[OptionPath, object] = {
-            ("render", "dpi"): dpi,
-            ("pages",): parse_page_spec(pages) if pages else None,
-            ("password",): password,
-            ("lang",): lang,
-            ("output", "overlays"): overlays,
-        }
+    setup_logging(debug)
+    flags: dict[OptionPath, object] = {
+        ("render", "dpi"): dpi,
+        ("pages",): parse_page_spec(pages) if pages else None,
+        ("password",): password,
+        ("lang",): lang,
+        ("output", "overlays"): overlays,
+    }
+    with reading_options():
         options = resolve_options(config, flags)
-        files = expand_inputs(inputs, out)
-        if not files:
-            console.print("[red]error[/red] no supported files found in the inputs")
-            raise typer.Exit(1)
-        names = output_names(files)
-        results = asyncio.run(_run(files, out, options, names, resume, jobs, reuse_pages))
-    except PagereaderError as exc:
-        if debug:
-            raise
-        console.print(f"[red]error[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
-        raise typer.Exit(1) from None
+    files = expand_inputs(inputs, out)
+    if not files:
+        raise fail("no supported files found in the inputs")
+    names = output_names(files)
+    results = asyncio.run(_run(files, out, options, names, resume, jobs, reuse_pages))
     console.print(_summary(results, names))
     for path, result, _ in results:
         if count := flagged_blocks(result):

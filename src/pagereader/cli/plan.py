@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from pagereader.cli.messages import error_line, fail, one_line_errors, writing
 from pagereader.cli.plan_calibrate import calibrate_command
 from pagereader.errors import ConfigError
 from pagereader.planner import (
@@ -48,9 +49,7 @@ class Format(StrEnum):
 
 
 def _fail(err: ConfigError) -> typer.Exit:
-    where = f"{err.file}: " if err.file else ""
-    typer.echo(f"error: {where}{err.message}" + (f" ({err.hint})" if err.hint else ""), err=True)
-    return typer.Exit(2)
+    return fail(error_line(err), 2)
 
 
 def _print_table(report: PlanReport) -> None:
@@ -77,6 +76,7 @@ def _print_table(report: PlanReport) -> None:
 
 
 @app.callback()
+@one_line_errors
 def plan(
     ctx: typer.Context,
     gpus: Annotated[
@@ -136,7 +136,8 @@ def plan(
     layouts = [recommend(layout_models, s, target_s, estimate) for s in sets]
     report = plan_report(sets, table_models, fits, layouts)
     if emit_config_path is not None:
-        emit_config_path.write_text(emit_config(layouts[0]), encoding="utf-8")
+        with writing(emit_config_path, "--emit-config"):
+            emit_config_path.write_text(emit_config(layouts[0]), encoding="utf-8")
     if fmt is Format.json:
         typer.echo(report.model_dump_json(indent=2))
     elif fmt is Format.markdown:
@@ -155,6 +156,7 @@ def _parse_image(text: str) -> tuple[int, int]:
 
 
 @app.command("model")
+@one_line_errors
 def model_cmd(
     name: Annotated[str, typer.Argument(help="Model key, alias or repo id")],
     image: Annotated[str, typer.Option(help="Image size WIDTHxHEIGHT")] = f"{PAGE_W}x{PAGE_H}",
@@ -177,4 +179,4 @@ def model_cmd(
     Console(width=200).print(table)
 
 
-app.command("calibrate")(calibrate_command)
+app.command("calibrate")(one_line_errors(calibrate_command))

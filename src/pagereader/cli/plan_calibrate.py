@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import logging
 import re
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from pagereader.cli.messages import error_line, fail, reading_options, setup_logging, writing
 from pagereader.errors import ConfigError, PagereaderError
 from pagereader.options import OpenAIEngineOptions, load_config
 from pagereader.planner.calibrate import BATCH, CROP, MIN_REQUESTS, calibrate_endpoints
@@ -41,21 +41,21 @@ def calibrate_command(
     ] = f"{CROP[0]}x{CROP[1]}",
 ) -> None:
     """Send a short series of requests to each endpoint and fit prefill and decode costs."""
-    logging.basicConfig(level=logging.WARNING)
+    setup_logging()
     try:
         size = _size(crop)
-        options = load_config(config)
+        with reading_options():
+            options = load_config(config)
         engines = {
             name: e for name, e in options.engines.items() if isinstance(e, OpenAIEngineOptions)
         }
         if not engines:
-            typer.echo(f"error: {config}: no openai engines to calibrate", err=True)
-            raise typer.Exit(2)
+            raise fail(f"{config}: no openai engines to calibrate", 2)
         document = calibrate_endpoints(engines, requests, size)
     except PagereaderError as err:
-        typer.echo(f"error: {err}" + (f" ({err.hint})" if err.hint else ""), err=True)
-        raise typer.Exit(1) from None
-    out.write_text(json.dumps(document, indent=2), encoding="utf-8")
+        raise fail(error_line(err)) from None
+    with writing(out, "--out"):
+        out.write_text(json.dumps(document, indent=2), encoding="utf-8")
     for name, e in document["endpoints"].items():
         typer.echo(
             f"{name} ({e['model']}): fixed {e['fixed_ms']:.1f} ms, prefill "

@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 
 from pagereader.cli.extras import needs_extra
+from pagereader.cli.messages import reading_options, writing
 from pagereader.engines.prompts import prompt_set_digest
-from pagereader.errors import PagereaderError
 from pagereader.options import OpenAIEngineOptions
 from pagereader.settings import resolve_options
 
@@ -22,15 +22,13 @@ def router_config_command(
     uses, so routing in the client and in the router cannot disagree."""
     with needs_extra("router"):
         from pagereader.planner.router import router_config_yaml
-    try:
+    with reading_options():
         options = resolve_options(config)
-        served = [e for e in options.engines.values() if isinstance(e, OpenAIEngineOptions)]
-        text = router_config_yaml(options, prompt_set_digest(served))
-    except PagereaderError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
+    served = [e for e in options.engines.values() if isinstance(e, OpenAIEngineOptions)]
+    text = router_config_yaml(options, prompt_set_digest(served))
     if out is None:
         typer.echo(text, nl=False)
     else:
-        out.write_text(text, encoding="utf-8")
+        with writing(out, "--out"):
+            out.write_text(text, encoding="utf-8")
         typer.echo(f"wrote {out}; check it with: vllm-sr config validate --config {out}", err=True)

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from pagereader.cli.extras import needs_extra
+from pagereader.cli.messages import error_line, fail, reading_options
 
 
 def serve_command(
@@ -60,8 +61,7 @@ def serve_command(
     from pagereader.settings import resolve_options, service_tokens
 
     if log_format not in ("text", "json"):
-        typer.echo("error: --log-format is text or json", err=True)
-        raise typer.Exit(2)
+        raise fail("--log-format is text or json", 2)
     log_config = configure_logging(logging.DEBUG if debug else logging.INFO, log_format == "json")
     try:
         tokens = TokenStore.load(token_file, service_tokens())
@@ -73,12 +73,11 @@ def serve_command(
             docs=docs,
             shutdown_grace_s=shutdown_grace,
         )
-        app = create_app(
-            data_dir, resolve_options(config), workers=workers, limits=limits, tokens=tokens
-        )
+        with reading_options():
+            options = resolve_options(config)
+        app = create_app(data_dir, options, workers=workers, limits=limits, tokens=tokens)
     except PagereaderError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise fail(error_line(exc), 2) from None
     logger = logging.getLogger(__name__)
     if tokens:
         logger.info("%d API token(s) loaded", len(tokens))

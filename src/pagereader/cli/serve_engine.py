@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from pagereader.cli.extras import needs_extra
+from pagereader.cli.messages import error_line, fail, reading_options, setup_logging
 
 DEFAULT_MODEL = "pagereader/embedded"
 
@@ -52,16 +52,15 @@ def serve_engine_command(
     from pagereader.settings import resolve_options, service_tokens
 
     if ocr not in ("rapidocr", "tesseract"):
-        typer.echo(f"error: --ocr must be rapidocr or tesseract, got {ocr!r}", err=True)
-        raise typer.Exit(2)
+        raise fail(f"--ocr must be rapidocr or tesseract, got {ocr!r}", 2)
     try:
-        options = resolve_options(config)
+        with reading_options():
+            options = resolve_options(config)
         tokens = TokenStore.load(token_file, service_tokens())
         check_bind(host, tokens, exposed="run the OCR engines at will")
     except PagereaderError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING)
+        raise fail(error_line(exc), 2) from None
+    setup_logging(debug)
     app = create_app(
         model=model,
         ocr=ocr,

@@ -4,11 +4,12 @@ Blocks the verifier kept but flagged (``review``) come first, page by page, each
 findings behind the flag, an excerpt of the answer, and a link to the page overlay
 (``pages/NNN.png``) where the block is drawn. Blocks the verifier corrected on its own
 (retry, escalate, fallback) follow in a table, so a reader can audit the corrections too.
+A page whose overlay was not written is named without a link, never linked to a missing file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from pagereader.types import BlockResult, DocumentResult, PageResult
@@ -37,9 +38,25 @@ def review_marker(block: BlockResult) -> str:
     return f"<!-- review: {_cell(reasons).replace('--', '- -')} -->"
 
 
-def _page_section(page: PageResult, flagged: Sequence[BlockResult], pages_dir: str) -> list[str]:
+def _link(text: str, index: int, pages_dir: str, drawn: Collection[int] | None) -> str:
+    """``text`` linked to the page's overlay, or plain when it was not written."""
+    if drawn is not None and index not in drawn:
+        return text
+    return f"[{text}]({pages_dir}/{index:03d}.png)"
+
+
+def _page_section(
+    page: PageResult,
+    flagged: Sequence[BlockResult],
+    pages_dir: str,
+    drawn: Collection[int] | None,
+) -> list[str]:
     image = f"{pages_dir}/{page.index:03d}.png"
-    lines = [f"## Page {page.index}", "", f"[![page {page.index}]({image})]({image})", ""]
+    if drawn is None or page.index in drawn:
+        picture = f"[![page {page.index}]({image})]({image})"
+    else:
+        picture = f"(page {page.index}: no overlay written)"
+    lines = [f"## Page {page.index}", "", picture, ""]
     for block in flagged:
         box = ", ".join(f"{v:.0f}" for v in block.block.bbox)
         lines.append(
@@ -56,9 +73,12 @@ def _page_section(page: PageResult, flagged: Sequence[BlockResult], pages_dir: s
     return lines
 
 
-def review_markdown(result: DocumentResult, pages_dir: str = "pages") -> str:
+def review_markdown(
+    result: DocumentResult, drawn: Collection[int] | None = None, pages_dir: str = "pages"
+) -> str:
     """The review document: pages whose whole needs a look (print no block holds, ink read as
-    nothing), flagged blocks by page, then the automatic corrections."""
+    nothing), flagged blocks by page, then the automatic corrections. ``drawn``: the pages
+    whose overlay is on disk (None: every page's)."""
     total = sum(len(page.blocks) for page in result.pages)
     flagged = {
         page.index: [b for b in page.blocks if b.verdict.action == "review"]
@@ -90,14 +110,14 @@ def review_markdown(result: DocumentResult, pages_dir: str = "pages") -> str:
     if warned:
         lines += ["## Pages to check", ""]
         lines.extend(
-            f"- [page {page.index}]({pages_dir}/{page.index:03d}.png): {_cell(warning)}"
+            f"- {_link(f'page {page.index}', page.index, pages_dir, drawn)}: {_cell(warning)}"
             for page in warned
             for warning in page.warnings
         )
         lines.append("")
     for page in result.pages:
         if flagged[page.index]:
-            lines.extend(_page_section(page, flagged[page.index], pages_dir))
+            lines.extend(_page_section(page, flagged[page.index], pages_dir, drawn))
     if corrected:
         lines += [
             "## Corrected automatically",
@@ -108,7 +128,7 @@ def review_markdown(result: DocumentResult, pages_dir: str = "pages") -> str:
         for index, block in corrected:
             why = "; ".join(_faults(block)) or "-"
             lines.append(
-                f"| [{index}]({pages_dir}/{index:03d}.png) | {block.block.order} | "
+                f"| {_link(str(index), index, pages_dir, drawn)} | {block.block.order} | "
                 f"{block.block.kind} | {block.verdict.action} | {block.engine} | "
                 f"{_cell(why)} |"
             )

@@ -83,7 +83,8 @@ class PdfSource:
                 self._pdf = pdfium.PdfDocument(str(path), password=password)
             except pdfium.PdfiumError as exc:
                 if getattr(exc, "err_code", None) == _PASSWORD_ERROR or "password" in str(exc):
-                    message = "wrong password" if password else "the PDF is encrypted"
+                    given = "wrong password" if password else "no password given"
+                    message = f"the PDF is encrypted: {given}"
                     raise PasswordRequiredError(message, file=path) from exc
                 raise CorruptFileError(f"not a readable PDF ({exc})", file=path) from exc
             self.page_count = len(self._pdf)

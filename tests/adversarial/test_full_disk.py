@@ -1,0 +1,83 @@
+"""A disk that fills up during the outputs: what ``parse`` reports and what document.json on
+disk records always agree, and a page whose overlay was not written says so.
+
+The full disk is real: the child's RLIMIT_FSIZE makes write() fail with EFBIG past the limit
+(SIGXFSZ ignored), without privileges and the same on every run.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import signal
+from collections.abc import Callable
+from pathlib import Path
+from subprocess import CompletedProcess
+
+from adversarial.documents import text_pdf
+
+Cli = Callable[..., CompletedProcess[str]]
+
+
+def _limit(size: int) -> Callable[[], None]:
+    def apply() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+    return apply
+
+
+def _summary_status(done: CompletedProcess[str], file: str) -> str:
+    """The status column of ``file``'s row in the summary table."""
+    rows = [line for line in done.stderr.splitlines() if line.startswith(f"│ {file} ")]
+    assert len(rows) == 1, done.stderr
+    return rows[0].split("│")[3].strip()
+
+
+def _errors(done: CompletedProcess[str]) -> list[str]:
+    assert "Traceback" not in done.stderr, done.stderr
+    return [line for line in done.stderr.splitlines() if line.startswith("error")]
+
+
+def test_unwritten_overlay_is_partial_in_the_summary_and_the_record(
+    tmp_path: Path, cli: Cli
+) -> None:
+    text_pdf(tmp_path / "a.pdf")
+    limit = 24 * 1024  # the page's overlay is about 48 KiB, its JSON about 7 KiB
+    done = cli("parse", "a.pdf", "-o", "O", "--no-resume", cwd=tmp_path, preexec_fn=_limit(limit))
+    assert done.returncode == 1, done.stderr
+    overlay = Path("O") / "a" / "pages" / "001.png"
+    message = f"cannot write the overlay {overlay}: File too large"
+    hint = "make the folder writable or free disk space, or choose another with --out"
+    assert _errors(done) == [f"error a.pdf page 1: {message} ({hint})"]
+    folder = tmp_path / "O" / "a"
+    record = json.loads((folder / "document.json").read_text(encoding="utf-8"))
+    assert _summary_status(done, "a.pdf") == record["status"] == "partial"
+    (page,) = record["pages"]
+    assert page["errors"] == [
+        {"file": "a.pdf", "page": 1, "stage": "write", "message": message, "hint": hint}
+    ]
+    assert record["errors"] == page["errors"]
+    assert not (folder / "pages" / "001.png").exists()
+    assert list((folder / "pages").iterdir()) == []  # nor a temporary file left behind
+    review = (folder / "review.md").read_text(encoding="utf-8")
+    assert "001.png)" not in review and message in review
+
+
+def test_unwritten_record_leaves_no_stale_one(tmp_path: Path, cli: Cli) -> None:
+    text_pdf(tmp_path / "a.pdf")
+    first = cli("parse", "a.pdf", "-o", "O", "--no-resume", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    folder = tmp_path / "O" / "a"
+    assert json.loads((folder / "document.json").read_text(encoding="utf-8"))["status"] == "ok"
+    limit = 2048
+    assert (folder / "document.json").stat().st_size > limit
+    done = cli("parse", "a.pdf", "-o", "O", "--no-resume", cwd=tmp_path, preexec_fn=_limit(limit))
+    assert done.returncode == 1, done.stderr
+    hint = "make the folder writable or free disk space, or choose another with --out"
+    assert _errors(done) == [
+        f"error {Path('O') / 'a'}: cannot write document.json: File too large ({hint})"
+    ]
+    assert _summary_status(done, "a.pdf") == "failed"
+    assert not (folder / "document.json").exists()  # the first run's "ok" would disagree
+    assert [p.name for p in folder.rglob("*.part")] == []
