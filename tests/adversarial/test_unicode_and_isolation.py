@@ -62,10 +62,12 @@ def failing_writer(monkeypatch: pytest.MonkeyPatch) -> None:
     """The writer of the document named ``bad`` raises an unexpected exception."""
     finish = DocumentWriter.finish
 
-    def finish_or_fail(self: DocumentWriter, result: DocumentResult, *args: float) -> None:
+    def finish_or_fail(
+        self: DocumentWriter, result: DocumentResult, *args: float
+    ) -> DocumentResult:
         if self.folder.name == "bad":
             raise RuntimeError("injected fault")
-        finish(self, result, *args)
+        return finish(self, result, *args)
 
     monkeypatch.setattr(DocumentWriter, "finish", finish_or_fail)
 
