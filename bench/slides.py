@@ -121,8 +121,10 @@ def print_slides(
             f"| {name} | {len(found)} | {engine} | {kind} | {_mean(found, 0)} | "
             f"{_mean(found, 1)} | {_mean(found, 2)} | {top:.2f} |"
         )
-    print("\nWorst five slides for pagereader by added length / reference length:")
-    print("| deck | input | slide | added | consistency | F1 |")
-    print("| --- | --- | --- | --- | --- | --- |")
-    for added, name, kind, page, scores in sorted(worst, reverse=True)[:5]:
-        print(f"| {name} | {kind} | {page} | {added:.2f} | {scores[0]:.3f} | {scores[1]:.3f} |")
+    for wanted in ("pptx", "pdf"):
+        print(f"\nWorst five {wanted} slides for pagereader by added length / reference length:")
+        print("| deck | input | slide | added | consistency | F1 |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        mine = sorted((w for w in worst if w[2] == wanted), reverse=True)[:5]
+        for added, name, kind, page, scores in mine:
+            print(f"| {name} | {kind} | {page} | {added:.2f} | {scores[0]:.3f} | {scores[1]:.3f} |")
