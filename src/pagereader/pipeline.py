@@ -34,6 +34,8 @@ from pagereader.stages.context import run_context
 from pagereader.stages.engine_faults import engine_faults
 from pagereader.stages.layout import run_layout
 from pagereader.stages.page_budget import PageBudget
+from pagereader.stages.pictures import run_pictures
+from pagereader.stages.pictures_doc import document_pictures
 from pagereader.stages.recognize import run_recognize
 from pagereader.stages.state import PageState
 from pagereader.stages.verify import run_verify
@@ -50,6 +52,7 @@ STAGES: tuple[tuple[str, Stage], ...] = (
     ("layout", run_layout),
     ("recognize", run_recognize),
     ("verify", run_verify),
+    ("pictures", run_pictures),
     ("context", run_context),
     ("assemble", run_assemble),
 )
@@ -351,9 +354,7 @@ async def aparse(
         options,
         ((warning,) if warning else ()) + faults.warnings,
     )
-    deck = getattr(source, "deck", None)  # a slide deck's metadata (sources/pptx_native.py)
-    if deck is not None:
-        result = result.model_copy(update={"deck": deck})
+    result = document_pictures(result, getattr(source, "deck", None), options)
     result = named(result, str(path), file)
     seconds = time.perf_counter() - started
     ctx.emit("document_done", file=file, status=result.status, seconds=seconds)

@@ -111,6 +111,7 @@ class Block(Frozen):
     order: int = 0
     lines: tuple[TextLine, ...] = ()
     source: str = "textlayer"
+    picture: str = ""  # a figure's pixel fingerprint (stages/pictures.py): recurring ones match
 
 
 class TableCell(Frozen):
@@ -261,6 +262,15 @@ class DeckInfo(Frozen):
     recurring_pictures: tuple[DeckPicture, ...] = ()
 
 
+class RecurringPicture(Frozen):
+    """A picture whose pixels recur on most pages of a PDF or scan (a logo, a letterhead):
+    read once and kept here, not in every page's prose."""
+
+    fingerprint: str
+    pages: tuple[int, ...]
+    text: str = ""
+
+
 class PageResult(Frozen):
     """One page, recognized and assembled."""
 
@@ -294,3 +304,4 @@ class DocumentResult(Frozen):
     warnings: tuple[str, ...] = ()
     markdown: str = ""
     deck: DeckInfo | None = None
+    recurring_pictures: tuple[RecurringPicture, ...] = ()

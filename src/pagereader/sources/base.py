@@ -40,6 +40,7 @@ class RenderedPage:
     stats: TextLayerStats = field(default_factory=TextLayerStats)
     invisible_text_share: float = 0.0
     image_boxes: tuple[BBox, ...] = ()
+    image_digests: tuple[str, ...] = ()  # SHA-1 of each image object's bytes, or ""
     notes: str = ""
     units_per_inch: float = 72.0
     render_notes: tuple[str, ...] = ()

@@ -7,6 +7,7 @@ page takes milliseconds, so this costs the concurrent pipeline nothing that matt
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import logging
 import math
 import threading
@@ -101,7 +102,7 @@ class PdfSource:
                 image = _render_rgb(page, scale)
                 textpage = page.get_textpage()
                 lines, stats = _read_text_layer(textpage, height)
-                invisible, image_boxes = _read_objects(page, height)
+                invisible, image_boxes, image_digests = _read_objects(page, height)
                 textpage.close()
                 page.close()
             except pdfium.PdfiumError as exc:
@@ -119,6 +120,7 @@ class PdfSource:
             stats=stats,
             invisible_text_share=invisible,
             image_boxes=tuple(image_boxes),
+            image_digests=tuple(image_digests),
             render_notes=notes,
         )
 
@@ -289,10 +291,20 @@ def _starts_new_line(boxes: list[BBox], sizes: list[float], box: BBox, size: flo
     return gap > 2.5 * em or gap < -4 * em or abs(mid - prev_mid) > 0.8 * em
 
 
-def _read_objects(page: pdfium.PdfPage, height: float) -> tuple[float, list[BBox]]:
-    """Share of invisible text objects (a previous OCR's layer) and the boxes of images."""
+def _image_digest(obj: pdfium.PdfImage) -> str:
+    """The SHA-1 of an image object's stored bytes: the same logo on every page matches."""
+    try:
+        return hashlib.sha1(obj.get_data(decode_simple=False)).hexdigest()
+    except pdfium.PdfiumError:
+        return ""
+
+
+def _read_objects(page: pdfium.PdfPage, height: float) -> tuple[float, list[BBox], list[str]]:
+    """Share of invisible text objects (a previous OCR's layer), the boxes of images and the
+    digests of their bytes."""
     invisible = texts = 0
     images: list[BBox] = []
+    digests: list[str] = []
     for obj in page.get_objects(max_depth=3):
         if obj.type == pdfium_c.FPDF_PAGEOBJ_TEXT:
             texts += 1
@@ -301,4 +313,5 @@ def _read_objects(page: pdfium.PdfPage, height: float) -> tuple[float, list[BBox
         elif obj.type == pdfium_c.FPDF_PAGEOBJ_IMAGE:
             left, bottom, right, top = obj.get_bounds()
             images.append((left, height - top, right, height - bottom))
-    return (invisible / texts if texts else 0.0), images
+            digests.append(_image_digest(obj))
+    return (invisible / texts if texts else 0.0), images, digests

@@ -1,0 +1,61 @@
+"""Picture text: does what OCR read inside a picture read like text of the document?
+
+Pictures are where OCR reads garbage: a screenshot's small print, a poster's ornamental
+letters, a photographed manuscript. The block checks leave figures alone (a chart's ticks are
+not prose), so the text a picture adds is judged here, with the signs the plausibility check
+uses on text blocks and two of its own: letters run together into words longer than any
+language writes, and a confidence that a picture must clear to be printed at all.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pagereader.checks.plausibility import (
+    OFF_SCRIPT_TRUSTED,
+    han_dominance,
+    odd_latin_words,
+    symbol_share,
+)
+from pagereader.text import dominant_script
+from pagereader.types import Finding
+
+CHECK = "picture"
+PICTURE_CONFIDENCE = OFF_SCRIPT_TRUSTED
+"""A picture's text is printed only when read this confidently, as sure as text of another
+script must be: what a picture adds is optional, its garbage reads at middling confidence."""
+_DEFINITE = frozenset({"latin", "han", "hangul"})
+_MIN_LETTERS = 8
+_LONG_WORD = 16
+"""Latin letters in a row beyond this are words run together by a misread (no spaces seen)."""
+_LONG_SHARE = 0.3
+_LATIN_RUN = re.compile(r"[A-Za-z]+")
+
+
+def long_run_share(text: str) -> float:
+    """Share of the Latin letters that sit in runs longer than ``_LONG_WORD`` letters."""
+    runs = _LATIN_RUN.findall(text)
+    letters = sum(len(r) for r in runs)
+    if letters < 2 * _LONG_WORD:
+        return 0.0
+    return sum(len(r) for r in runs if len(r) > _LONG_WORD) / letters
+
+
+def check_picture_text(text: str, confidence: float | None, page_script: str) -> list[Finding]:
+    """One warning for each reason the picture's text is not to be printed (empty: keep it)."""
+    reasons: list[str] = []
+    if confidence is not None and confidence < PICTURE_CONFIDENCE:
+        reasons.append(f"OCR confidence {confidence:.2f} (< {PICTURE_CONFIDENCE:.2f})")
+    got = dominant_script(text, _MIN_LETTERS)
+    sure = confidence is not None and confidence >= OFF_SCRIPT_TRUSTED
+    if page_script in _DEFINITE and got in _DEFINITE and got != page_script and not sure:
+        reasons.append(f"{got} letters on a {page_script} page")
+    if han_dominance(text) > 0.25:
+        reasons.append("one Han character repeated through the text")
+    if odd_latin_words(text) >= 0.4:
+        reasons.append(f"{odd_latin_words(text):.0%} of the words have no vowel or mixed case")
+    if symbol_share(text) > 0.3:
+        reasons.append(f"{symbol_share(text):.0%} of the characters are symbols")
+    if long_run_share(text) >= _LONG_SHARE:
+        reasons.append("letters run together into words longer than any language writes")
+    return [Finding(check=CHECK, message=reason, severity="warn") for reason in reasons]
