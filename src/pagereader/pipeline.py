@@ -33,7 +33,7 @@ from pagereader.stages.classify import run_classify
 from pagereader.stages.context import run_context
 from pagereader.stages.engine_faults import engine_faults
 from pagereader.stages.layout import run_layout
-from pagereader.stages.page_budget import PageBudget
+from pagereader.stages.page_budget import PageBudget, text_read_bound
 from pagereader.stages.pictures import run_pictures
 from pagereader.stages.pictures_doc import document_pictures
 from pagereader.stages.recognize import run_recognize
@@ -307,6 +307,7 @@ async def aparse(
             inflate_limits=InflateLimits.from_mb(
                 options.limits.max_inflated_mb, options.limits.max_document_inflated_mb
             ),
+            max_text_chars=text_read_bound(options.classify),
         )
     except PagereaderError as exc:
         failed = DocumentResult(

@@ -43,13 +43,20 @@ class OfficeSource:
     PPTX deck's pages its slides read natively (sources/pptx_native.py)."""
 
     def __init__(
-        self, path: Path, password: str | None, max_pixels: int, inflate_limits: InflateLimits
+        self,
+        path: Path,
+        password: str | None,
+        max_pixels: int,
+        inflate_limits: InflateLimits,
+        max_text_chars: int | None = None,
     ) -> None:
         self.path = path
         check_package(path, inflate_limits)
         self._tmp = tempfile.TemporaryDirectory(prefix="pagereader-office-")
         pdf = convert_to_pdf(path, Path(self._tmp.name))
-        self._pdf = PdfSource(pdf, password, max_pixels, inflate_limits, name=path)
+        self._pdf = PdfSource(
+            pdf, password, max_pixels, inflate_limits, name=path, max_text_chars=max_text_chars
+        )
         self._pdf.path = path
         self.page_count = self._pdf.page_count
         self._notes = read_slide_notes(path)
@@ -76,12 +83,14 @@ def open_source(
     password: str | None,
     max_image_pixels: int,
     inflate_limits: InflateLimits | None = None,
+    max_text_chars: int | None = None,
 ) -> SourceDocument:
     """Open ``path`` with the reader for its type, or raise an InputError naming the file.
 
     ``max_image_pixels`` bounds every raster of the document (see sources/limits.py); Pillow's
     own bomb guard is set to it too. ``inflate_limits`` (the defaults if not given) bound what
-    a PDF's streams or an office file's parts may inflate to.
+    a PDF's streams or an office file's parts may inflate to. A PDF page whose text layer has
+    more than ``max_text_chars`` characters is not read past its count.
     """
     inflate_limits = inflate_limits or InflateLimits()
     suffix = path.suffix.lower()
@@ -93,7 +102,9 @@ def open_source(
         raise CorruptFileError("the file is empty (0 bytes)", file=path)
     apply_pillow_limit(max_image_pixels)
     if suffix == ".pdf":
-        return PdfSource(path, password, max_image_pixels, inflate_limits)
+        return PdfSource(
+            path, password, max_image_pixels, inflate_limits, max_text_chars=max_text_chars
+        )
     if suffix in IMAGE_SUFFIXES:
         return ImageSource(path, max_image_pixels)
-    return OfficeSource(path, password, max_image_pixels, inflate_limits)
+    return OfficeSource(path, password, max_image_pixels, inflate_limits, max_text_chars)

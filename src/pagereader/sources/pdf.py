@@ -71,9 +71,11 @@ class PdfSource:
         inflate_limits: InflateLimits | None = None,
         *,
         name: str | Path | None = None,
+        max_text_chars: int | None = None,
     ) -> None:
         self.path = path
         self.max_pixels = max_pixels
+        self.max_text_chars = max_text_chars
         meter = InflateMeter(inflate_limits or InflateLimits(), file=name or path, parts="streams")
         try:
             check_streams(path, meter)
@@ -101,7 +103,7 @@ class PdfSource:
                 scale, notes = self._scale(index, dpi, width, height)
                 image = _render_rgb(page, scale)
                 textpage = page.get_textpage()
-                lines, stats = _read_text_layer(textpage, height)
+                lines, stats = self._text_layer(textpage, height)
                 invisible, image_boxes, image_digests = _read_objects(page, height)
                 textpage.close()
                 page.close()
@@ -123,6 +125,16 @@ class PdfSource:
             image_digests=tuple(image_digests),
             render_notes=notes,
         )
+
+    def _text_layer(
+        self, textpage: pdfium.PdfTextPage, height: float
+    ) -> tuple[list[TextLine], TextLayerStats]:
+        """The page's lines; none, and only the count, for a layer past ``max_text_chars``
+        (reading costs tens of microseconds a character, and the page is read as a scan)."""
+        count = textpage.count_chars()
+        if self.max_text_chars is not None and count > self.max_text_chars:
+            return [], TextLayerStats(chars=count, garbage_chars=0, unicode_map_errors=0)
+        return _read_text_layer(textpage, height)
 
     def _scale(
         self, index: int, dpi: int, width: float, height: float

@@ -121,6 +121,13 @@ def unverified(result: BlockResult, reason: str) -> BlockResult:
     return result.model_copy(update={"verdict": Verdict(action="review", findings=(finding,))})
 
 
+def text_read_bound(options: ClassifyOptions) -> int:
+    """Characters of a PDF page's text layer worth reading at all: twice the bound (the count
+    PDFium gives holds spaces and line ends, the bound counts the rest); past it the page is a
+    scan whatever its text, and reading the layer would cost seconds."""
+    return 2 * options.max_page_chars
+
+
 def text_layer_over(chars: int, options: ClassifyOptions) -> str:
     """Why a text layer is too large to use (empty when it is not): past the bound its layout
     costs more than reading the raster, and grows faster than the page."""
