@@ -138,3 +138,21 @@ def test_boxes_are_in_page_units_where_the_render_draws_them(
     assert (page.width, page.height) == (720.0, 540.0)  # 10 x 7.5 in, in points
     figure = next(b for b in page.blocks if b.block.kind == "figure")
     assert [round(v) for v in figure.block.bbox] == [144, 108, 576, 396]  # 2, 1.5, 6 x 4 in
+
+
+def test_the_slide_number_is_printed_where_the_slide_shows_it() -> None:
+    """A real deck's slide-number placeholders: each slide's number is in its prose (it was a
+    footer block, kept out of the Markdown, so the number on the slide was lost)."""
+    from pagereader.render.markdown import block_markdown
+    from pagereader.sources.pptx_native import read_deck
+
+    from shared_data import shared
+
+    deck = read_deck(shared("eval", "real_slides", "poi-alterman-security.pptx"))
+    assert deck is not None
+    for number in (2, 3, 4, 5):
+        slide = deck.native(number, 23, 720.0, 540.0)
+        assert slide is not None
+        printed = [block_markdown(r) for r in slide.results]
+        assert str(number) in printed, (number, printed)
+        assert slide.info.number == number

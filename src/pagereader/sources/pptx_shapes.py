@@ -31,7 +31,9 @@ _NS = {"a": _A, "r": _R, "dgm": _DGM}
 _TITLES = frozenset(
     {PP_PLACEHOLDER.TITLE, PP_PLACEHOLDER.CENTER_TITLE, PP_PLACEHOLDER.VERTICAL_TITLE}
 )
-_FURNITURE = frozenset({PP_PLACEHOLDER.FOOTER, PP_PLACEHOLDER.DATE, PP_PLACEHOLDER.SLIDE_NUMBER})
+# a footer and a date repeat on every slide (kept in the JSON, out of the prose); the slide
+# number is the slide's own, printed where the slide shows it
+_FURNITURE = frozenset({PP_PLACEHOLDER.FOOTER, PP_PLACEHOLDER.DATE})
 _BULLETED = frozenset({PP_PLACEHOLDER.BODY, PP_PLACEHOLDER.OBJECT, PP_PLACEHOLDER.VERTICAL_BODY})
 _BULLET_TAGS = ("buChar", "buAutoNum", "buBlip")
 
