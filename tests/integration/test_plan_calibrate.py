@@ -54,13 +54,14 @@ def test_the_fit_recovers_known_latencies_within_10_percent(tmp_path: Path) -> N
             root, ["plan", "calibrate", "--config", str(config), "--requests", "28", "-o", str(out)]
         )
     assert result.exit_code == 0, result.output
-    # a warm-up at each of the 2 pixel budgets + 12 single requests + 2 rounds of 8, every one
-    # with the requested token count and a crop of its own (no cache could answer one)
-    assert len(server.requests) == 2 + 12 + 16
+    # untimed warm-ups (each of the 2 pixel budgets x 2 output lengths, then a round of 8),
+    # 12 single requests and 2 rounds of 8, every one with the requested token count and a
+    # crop of its own (no cache could answer one)
+    assert len(server.requests) == 4 + 8 + 12 + 16
     urls = [body["messages"][0]["content"][0]["image_url"]["url"] for body in server.requests]
     assert len(set(urls)) == len(urls)
-    warmups = [body["mm_processor_kwargs"]["max_pixels"] for body in server.requests[:2]]
-    assert sorted(warmups) == sorted({s["max_pixels"] for s in entry_samples(out)})
+    warmups = {body["mm_processor_kwargs"]["max_pixels"] for body in server.requests[:4]}
+    assert warmups == {s["max_pixels"] for s in entry_samples(out)}
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["schema"] == SCHEMA
     entry = data["endpoints"]["parser"]

@@ -1,7 +1,9 @@
 """Calibrate the time model against the user's own OpenAI-compatible endpoints.
 
-A short, bounded series of real requests to each endpoint: an untimed warm-up at each pixel
-budget (vLLM's first request at a new ``mm_processor_kwargs`` value costs seconds more), then
+A short, bounded series of real requests to each endpoint: untimed warm-ups at each pixel
+budget and output length, and one concurrent round (vLLM's first request at a new
+``mm_processor_kwargs`` value costs seconds more, and a CPU server keeps speeding up over its
+first requests of a shape), then
 batch-1 requests cycling over two pixel budgets (a quarter of the crop's pixels, and all of
 them) and two output lengths, then two rounds of eight concurrent requests (short and long
 answers). Every request sends a crop of its own (same size, different text): a repeated crop
@@ -178,7 +180,7 @@ async def _round(
 async def probe(
     engine: OpenAIEngineOptions, requests: int = MIN_REQUESTS, crop: tuple[int, int] = CROP
 ) -> list[Sample]:
-    """The timed series against one endpoint: ``requests`` requests plus one warm-up."""
+    """The timed series against one endpoint: ``requests`` requests after the warm-ups."""
     if requests < MIN_REQUESTS:
         raise ConfigError(f"--requests must be at least {MIN_REQUESTS}, got {requests}")
     budgets = pixel_budgets(crop)
@@ -192,8 +194,13 @@ async def probe(
 
     limits = httpx.Limits(max_connections=BATCH, max_keepalive_connections=BATCH)
     async with httpx.AsyncClient(timeout=engine.timeout_s, limits=limits) as client:
-        for pixels in budgets:
-            await _one(client, engine, request_body(engine, fresh(), pixels, OUTPUT_TOKENS[0]))
+        # untimed: every shape the series will time, one by one and in a batch (a server's
+        # first requests of a shape cost more, and a short warm-up left the first calibration
+        # of a fresh CPU server's prefill twice the next one's)
+        for pixels, tokens in combos:
+            await _one(client, engine, request_body(engine, fresh(), pixels, tokens))
+        warm = [request_body(engine, fresh(), budgets[0], OUTPUT_TOKENS[0]) for _ in range(BATCH)]
+        await _round(client, engine, warm)
         for n in range(single):
             pixels, tokens = combos[n % len(combos)]
             body = request_body(engine, fresh(), pixels, tokens)
