@@ -14,6 +14,8 @@ import zlib
 from collections.abc import Callable
 from pathlib import Path
 
+from adversarial.documents import pdf_of_objects
+
 GIB = 1024**3
 _MIB = b" " * (1024 * 1024)
 
@@ -35,23 +37,6 @@ def deflated_spaces(
     return head + block * (size // len(_MIB)) + tail, total
 
 
-def _pdf(objects: list[bytes]) -> bytes:
-    """A PDF of numbered ``objects`` (1-based) with its cross-reference table."""
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        xref,
-    )
-    return bytes(out)
-
-
 def flate_bomb_pdf(path: Path, size: int = GIB) -> Path:
     """One page whose content stream is a line of text and ``size`` spaces, FlateDecode'd."""
     text = b"BT /F1 24 Tf 72 700 Td (Quarterly review) Tj ET\n"
@@ -64,7 +49,7 @@ def flate_bomb_pdf(path: Path, size: int = GIB) -> Path:
         b"/Resources << /Font << /F1 5 0 R >> >> >>"
     )
     path.write_bytes(
-        _pdf(
+        pdf_of_objects(
             [
                 b"<< /Type /Catalog /Pages 2 0 R >>",
                 b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",

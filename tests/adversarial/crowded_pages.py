@@ -8,6 +8,8 @@ from __future__ import annotations
 import zlib
 from pathlib import Path
 
+from adversarial.documents import pdf_of_objects
+
 ROW = 500
 
 
@@ -39,18 +41,6 @@ def crowded_pdf(path: Path, objects: int = 100_000, pages: int = 1) -> Path:
             + content
             + b"\nendstream"
         )
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(bodies, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(bodies) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(bodies) + 1,
-        xref,
-    )
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(bytes(out))
+    path.write_bytes(pdf_of_objects(bodies))
     return path

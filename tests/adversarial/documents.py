@@ -89,7 +89,15 @@ def _one_page_pdf(path: Path, codes: bytes, cmap: bytes) -> Path:
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 7 0 R >>",
         b"<< /Length %d >>\nstream\n" % len(cmap) + cmap + b"endstream",
     ]
-    out = bytearray(b"%PDF-1.4\n")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pdf_of_objects(objects))
+    return path
+
+
+def pdf_of_objects(objects: list[bytes]) -> bytes:
+    """A PDF of numbered ``objects`` (1-based, the catalog first) with its cross-reference
+    table: for inputs no PDF library would write."""
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for number, body in enumerate(objects, start=1):
         offsets.append(len(out))
@@ -101,6 +109,4 @@ def _one_page_pdf(path: Path, codes: bytes, cmap: bytes) -> Path:
         len(objects) + 1,
         xref,
     )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(bytes(out))
-    return path
+    return bytes(out)

@@ -8,9 +8,6 @@ real CLI under the peak-memory wrapper of test_peak_memory.py.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import zipfile
 import zlib
 from pathlib import Path
@@ -24,37 +21,14 @@ from adversarial.bombs import (
     pptx_bytes,
     whitespace_bomb_pptx,
 )
-from adversarial.documents import text_pdf
-from adversarial.test_peak_memory import PEAK_BOUND_BYTES
+from adversarial.documents import pdf_of_objects, text_pdf
+from adversarial.test_peak_memory import PEAK_BOUND_BYTES, parse_peak
 from pagereader.errors import InflatesTooLargeError
 from pagereader.options import Options
 from pagereader.settings import ENV_MAX_INFLATED_MB, resolve_options
 from pagereader.sources import open_source
 from pagereader.sources.limits import MIB, InflateLimits, InflateMeter, inflated_size
 from pagereader.sources.office import check_package
-
-_WRAPPER = """
-import resource, subprocess, sys
-done = subprocess.run(sys.argv[1:], capture_output=True, text=True, timeout=540)
-sys.stderr.write(done.stderr[-4000:])
-print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-"""
-
-
-def _parse_peak(paths: list[Path], out: Path) -> tuple[int, int, str]:
-    """(exit code, peak RSS in bytes, stderr) of one ``pagereader parse`` of ``paths``."""
-    command = [sys.executable, "-m", "pagereader", "parse", *map(str, paths), "-o", str(out)]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PAGEREADER_")}
-    done = subprocess.run(
-        [sys.executable, "-c", _WRAPPER, *command, "--no-resume"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**env, "COLUMNS": "200"},
-        check=False,
-    )
-    code, kib = done.stdout.split()[-2:]
-    return int(code), int(kib) * 1024, done.stderr
 
 
 def _status(out: Path, stem: str) -> str:
@@ -65,7 +39,7 @@ def _status(out: Path, stem: str) -> str:
 
 def _assert_refused_and_run_goes_on(bomb: Path, tmp_path: Path, part: str) -> None:
     good = text_pdf(tmp_path / "good.pdf")
-    code, peak, stderr = _parse_peak([bomb, good], tmp_path / "out")
+    code, peak, stderr = parse_peak(tmp_path / "out", bomb, good)
     assert "Traceback" not in stderr, stderr
     assert code == 1, stderr
     assert peak < PEAK_BOUND_BYTES, f"peak {peak / MIB:.0f} MiB"
@@ -149,14 +123,12 @@ _SMALL = InflateLimits(part=4 * MIB, document=12 * MIB)
 
 def _stream_pdf(path: Path, dictionary: bytes, data: bytes, copies: int = 1) -> Path:
     """A one-page PDF with ``copies`` extra streams of ``data`` behind ``dictionary``."""
-    from adversarial.bombs import _pdf
-
     streams = [
         b"<< %s /Length %d >>\nstream\n" % (dictionary, len(data)) + data + b"\nendstream"
     ] * copies
     page = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>"
     path.write_bytes(
-        _pdf(
+        pdf_of_objects(
             [
                 b"<< /Type /Catalog /Pages 2 0 R >>",
                 b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",

@@ -33,9 +33,9 @@ print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """
 
 
-def parse_peak(path: Path, out: Path) -> tuple[int, int, str]:
-    """(exit code, peak RSS in bytes, stderr) of ``pagereader parse path -o out``."""
-    command = [sys.executable, "-m", "pagereader", "parse", str(path), "-o", str(out)]
+def parse_peak(out: Path, *paths: Path) -> tuple[int, int, str]:
+    """(exit code, peak RSS in bytes, stderr) of one ``pagereader parse PATHS -o out``."""
+    command = [sys.executable, "-m", "pagereader", "parse", *map(str, paths), "-o", str(out)]
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAGEREADER_")}
     done = subprocess.run(
         [sys.executable, "-c", _WRAPPER, *command, "--no-resume"],
@@ -73,7 +73,7 @@ CASES = {
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_a_page_that_asks_for_gigabytes_stays_under_the_bound(tmp_path: Path, case: str) -> None:
     path = CASES[case](tmp_path)
-    code, peak, stderr = parse_peak(path, tmp_path / "out")
+    code, peak, stderr = parse_peak(tmp_path / "out", path)
     assert code == 0, stderr
     assert "Traceback" not in stderr
     assert peak < PEAK_BOUND_BYTES, f"{case}: peak {peak / 2**20:.0f} MiB"
@@ -90,7 +90,7 @@ def test_a_page_that_asks_for_gigabytes_stays_under_the_bound(tmp_path: Path, ca
 
 def test_an_image_over_the_default_budget_is_refused_in_one_line(tmp_path: Path) -> None:
     png = write_big_png(tmp_path / "scan.png", 9000, 50)  # 81 M pixels, about 30 KB
-    code, peak, stderr = parse_peak(png, tmp_path / "out")
+    code, peak, stderr = parse_peak(tmp_path / "out", png)
     assert code == 1 and "Traceback" not in stderr
     (line,) = [ln for ln in stderr.splitlines() if ln.startswith("error ") and "scan.png" in ln]
     assert "9000x9000 = 81,000,000 pixels" in line and "render.max_image_pixels" in line
