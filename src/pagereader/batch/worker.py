@@ -24,6 +24,7 @@ from pagereader.batch.manifest import Outcome
 from pagereader.batch.pages import LabelledPages, Mode, WorkerPages
 from pagereader.batch.storage import Destination
 from pagereader.errors import InputError, PagereaderError
+from pagereader.heap import bound_heap
 from pagereader.options import OpenAIEngineOptions, Options, override
 from pagereader.page_store import Row
 from pagereader.pipeline import (
@@ -119,6 +120,7 @@ class DocumentWorker:
     with a pages mode, the cross-document page store (see pages.py) opened once."""
 
     def __init__(self, options_json: str, destination: Destination, pages: Mode = "off") -> None:
+        bound_heap()  # a Ray actor is a process of its own, not started by the CLI
         self.options = Options.model_validate_json(options_json)
         cv2.setNumThreads(self.options.ocr.threads)  # OpenCV's pool, like the models'
         load_embedded_models(self.options)  # at actor start, not inside the first document

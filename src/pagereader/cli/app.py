@@ -15,6 +15,7 @@ from pagereader.cli.parse import parse_command
 from pagereader.cli.router_config import router_config_command
 from pagereader.cli.serve import serve_command
 from pagereader.cli.serve_engine import serve_engine_command
+from pagereader.heap import bound_heap
 
 app = typer.Typer(
     name="pagereader",
@@ -38,5 +39,6 @@ app.command("export-evalset")(one_line_errors(export_evalset_command))
 
 
 def main() -> None:
-    """Console entry point."""
+    """Console entry point: the heap is bounded before any thread starts."""
+    bound_heap()
     app()

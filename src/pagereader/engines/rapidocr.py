@@ -23,6 +23,7 @@ import numpy as np
 from PIL import Image
 
 from pagereader.engines.base import BlockRequest, EmbeddedEngine
+from pagereader.engines.det_strips import detect_in_strips
 from pagereader.errors import ConfigError, EngineError
 from pagereader.layout.paragraphs import join_lines
 from pagereader.layout.quiet import load_quietly
@@ -156,13 +157,17 @@ def detect(image: Image.Image, options: RapidOCREngineOptions | None = None) -> 
     options = options or RapidOCREngineOptions()
     model, lock = _model(options)
     array, k = _model_input(image)
+    side = options.det_limit_side_len
     with lock:  # the detector alone: the full pipeline would also cut out every line
         detector = model._load_det_model()
-        detector.limit_side_len = options.det_limit_side_len
-        result = detector(array)
-    boxes = getattr(result, "boxes", None)
-    side = options.det_limit_side_len
-    if boxes is None or len(boxes) == 0:
+
+        def run(part: np.ndarray, limit: int) -> np.ndarray:
+            detector.limit_side_len = limit
+            found = getattr(detector(part), "boxes", None)
+            return np.zeros((0, 4, 2), np.float32) if found is None else np.asarray(found)
+
+        boxes = detect_in_strips(run, array, side)
+    if len(boxes) == 0:
         return Detection(size=image.size, side=side)
     quads = np.asarray(boxes, dtype=np.float32).reshape(-1, 4, 2) / np.float32(k)
     return Detection(size=image.size, quads=quads, side=side)
