@@ -21,7 +21,6 @@ from pagereader.errors import PagereaderError
 from pagereader.layout.detector import load_model as load_layout_model
 from pagereader.options import Options
 from pagereader.page_digest import layer_digest, raster_digest
-from pagereader.protocols import ServedEngine
 from pagereader.render.json import SCHEMA_VERSION
 from pagereader.render.markdown import document_markdown, page_markdown
 from pagereader.render.writer import DocumentWriter
@@ -62,27 +61,6 @@ def make_context(options: Options | None = None, **kwargs: object) -> Runtime:
     """A Runtime with the engines the options name."""
     options = options or Options()
     return Runtime(options=options, engines=build_engines(options), **kwargs)  # type: ignore[arg-type]
-
-
-async def preflight(ctx: Runtime) -> dict[str, ErrorItem]:
-    """Check every served engine with one tiny request before any page is read: a server that
-    refuses pagereader's requests (a missing ``--trust-request-mm-kwargs``, a model it does not
-    serve), is down or fails is found now, once, and every document of the run reports it."""
-    served = [e for e in ctx.engines.values() if isinstance(e, ServedEngine)]
-    bounds = ctx.options.classify
-    low, high = bounds.min_pixels, max(bounds.min_pixels, bounds.sparse_max_pixels)
-    answers = await asyncio.gather(*(e.preflight(low, high) for e in served))
-    for engine, problem in zip(served, answers, strict=True):
-        if problem is None:
-            ctx.engine_problems.pop(engine.name, None)
-            continue
-        if isinstance(problem, PagereaderError):
-            item = problem.to_item("preflight")
-        else:
-            item = ErrorItem(file="", stage="preflight", message=str(problem))
-        ctx.engine_problems[engine.name] = item
-        logger.info("%s", item.message)
-    return dict(ctx.engine_problems)
 
 
 def load_embedded_models(options: Options) -> None:

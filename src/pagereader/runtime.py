@@ -59,7 +59,7 @@ class Runtime:
     semaphores: dict[str, asyncio.Semaphore] = field(default_factory=dict)
     pages: PageLookup | None = None
     engine_problems: dict[str, ErrorItem] = field(default_factory=dict)
-    """Served engines that failed their start-up check (see ``pipeline.preflight``)."""
+    """Served engines that failed their start-up check (see engine_check.py)."""
 
     def emit(self, kind: str, **data: Any) -> None:
         """Send a progress event to whoever listens (the CLI's progress bars, the service)."""

@@ -269,3 +269,19 @@ def test_circuit_breaker_opens_probes_and_closes() -> None:
     breaker.record_success()
     closed: str = breaker.state  # the property, read again after the success
     assert closed == "closed" and breaker.allow()
+
+
+def test_a_probe_asked_for_goes_out_at_once_and_only_once() -> None:
+    now = [0.0]
+    breaker = CircuitBreaker(failure_threshold=1, reset_after_s=30.0, clock=lambda: now[0])
+    breaker.probe_now()  # closed: nothing to do
+    assert breaker.state == "closed"
+    breaker.record_failure("HTTP 500")
+    now[0] = 5.0
+    assert not breaker.allow()
+    breaker.probe_now()
+    assert breaker.allow() and not breaker.allow()  # the probe, and no second one beside it
+    breaker.probe_now()  # a probe already out is not doubled
+    assert not breaker.allow()
+    breaker.record_failure()
+    assert breaker.state == "open" and breaker.retry_in() == pytest.approx(30.0)

@@ -23,6 +23,7 @@ from pagereader.batch.inputs import InputItem
 from pagereader.batch.manifest import Outcome
 from pagereader.batch.pages import LabelledPages, Mode, WorkerPages
 from pagereader.batch.storage import Destination
+from pagereader.engine_check import EngineCheck
 from pagereader.errors import InputError, PagereaderError
 from pagereader.heap import bound_heap
 from pagereader.options import OpenAIEngineOptions, Options, override
@@ -128,9 +129,13 @@ class DocumentWorker:
         self.ctx = make_context(self.options)
         self.pages = WorkerPages.open(pages, destination)
         self._loop = asyncio.new_event_loop()
+        self.engines = EngineCheck(self.ctx)
+        self._loop.run_until_complete(self.engines.refresh())  # at actor start, once
 
     def _context(self, item: InputItem, options: Options | None = None) -> Runtime:
-        """The runtime for one document: its pages are named by its input in the store."""
+        """The runtime for one document: its pages are named by its input in the store; a
+        served engine that failed its check is checked again first (engine_check.py)."""
+        self._loop.run_until_complete(self.engines.refresh())
         lookup = None
         if self.pages is not None:
             label = item.uri if item.is_remote else str(Path(item.uri))

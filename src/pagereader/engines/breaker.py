@@ -84,6 +84,12 @@ class CircuitBreaker:
         self._probing = False
         self.reason, self.hint = reason, hint
 
+    def probe_now(self) -> None:
+        """Let the next request through as the probe at once: a check asked for on purpose
+        (engine_check.py) need not wait out ``reset_after_s``."""
+        if self._opened_at is not None and not self._probing:
+            self._opened_at = min(self._opened_at, self._clock() - self.reset_after_s)
+
     def release_probe(self) -> None:
         """Give the probe slot back when a probe ended without a verdict (cancelled)."""
         self._probing = False

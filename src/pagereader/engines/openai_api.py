@@ -334,8 +334,8 @@ class OpenAIEngine:
     async def preflight(self, min_pixels: int, max_pixels: int) -> EngineError | None:
         """One tiny image request shaped like every block's (pixel bounds, thinking off), sent
         before any page: a server that refuses them, is down, or does not serve the model is
-        found now, and a refusal opens the circuit so no block waits on it. None when the
-        server answered."""
+        found now, and a refusal opens the circuit so no block waits on it; an open circuit
+        lets it through as its probe, so an answer closes it. None when the server answered."""
         image = Image.new("RGB", PREFLIGHT_SIZE, "white")
         block = Block(kind="text", bbox=(0.0, 0.0, *map(float, PREFLIGHT_SIZE)), order=0)
         request = BlockRequest(
@@ -353,6 +353,7 @@ class OpenAIEngine:
         )
         body = self.request_body(request, image_data_url(image))
         body["max_tokens"] = 1
+        self.breaker.probe_now()
         try:
             await self._send(request, body)
         except EngineError as exc:

@@ -136,7 +136,8 @@ def create_app(
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
         counts = {s: len(service.store.list_jobs(s)) for s in ("queued", "running")}
-        return {"status": "ok", "workers": service.workers, **counts}
+        engines = service.engines.status()
+        return {"status": "ok", "workers": service.workers, **counts, "engines": engines}
 
     @app.post("/v1/documents", status_code=202)
     async def submit(request: Request, _: Reviewer) -> JSONResponse:

@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 from pagereader.cache import PageCache
+from pagereader.engine_check import EngineCheck
 from pagereader.errors import InputError, PagereaderError, PasswordRequiredError
 from pagereader.options import Options
 from pagereader.pipeline import aparse_to_folder, make_context
@@ -56,6 +57,7 @@ class Service:
         self._flagged: dict[str, frozenset[tuple[int, int]]] = {}
         self.review_lock = asyncio.Lock()  # one regeneration of a job's outputs at a time
         self.ctx = make_context(options, on_event=self._on_event)
+        self.engines = EngineCheck(self.ctx)
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._running: dict[str, asyncio.Task[None]] = {}
@@ -101,7 +103,19 @@ class Service:
 
     def start(self) -> None:
         self._tasks = [asyncio.create_task(self._work()) for _ in range(self.workers)]
+        self._tasks.append(asyncio.create_task(self._check_engines()))
         self._wake.set()
+
+    async def _check_engines(self) -> None:
+        """The served engines' start-up check, off the request path: the service answers at
+        once, and the first job waits for the check if it is still running."""
+        try:
+            problems = await self.engines.refresh()
+        except Exception:
+            logger.exception("the served engines' start-up check failed")
+            return
+        for name, problem in problems.items():
+            logger.warning("engine %s failed its start-up check: %s", name, problem.message)
 
     async def stop(self, grace_s: float = 0.0) -> None:
         """Stop: take no new job, give running ones ``grace_s`` to finish, then cancel the
@@ -163,6 +177,7 @@ class Service:
         logger.info("job %s: parsing %s", job.id, job.file_name)
         try:
             await asyncio.to_thread(shutil.rmtree, folder, True)
+            await self.engines.refresh()
             result = await aparse_to_folder(self.upload_path(job), folder, self.ctx, self.cache)
         except PagereaderError as exc:
             self.store.finish(job.id, "failed", [self._line(job, exc.to_item())])
