@@ -5,6 +5,8 @@ concurrency and router mode."""
 from __future__ import annotations
 
 import asyncio
+import base64
+import io
 import re
 import time
 from collections.abc import Iterator
@@ -12,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from pagereader.engines.breaker import CircuitBreaker
 from pagereader.engines.openai_api import strip_reasoning
@@ -162,13 +165,24 @@ async def test_rate_limited_requests_are_retried(fault: Served, fixtures: Fixtur
     assert len(server.requests) == len(page.blocks) + 2
 
 
-async def test_truncated_answers_are_judged_by_the_verifier(
+def _image_size(body: dict[str, Any]) -> tuple[int, int]:
+    for message in body["messages"]:
+        for part in message["content"] if isinstance(message["content"], list) else []:
+            if part.get("type") == "image_url":
+                data = str(part["image_url"]["url"]).split(",", 1)[-1]
+                with Image.open(io.BytesIO(base64.b64decode(data))) as image:
+                    return image.size
+    raise AssertionError("no image in the request")
+
+
+async def test_truncated_answers_are_retried_from_a_finer_render(
     fault: Served, fixtures: Fixtures
 ) -> None:
     """An answer cut at max_tokens reaches the verifier with its finish_reason: the truncation
-    check finds it and the answer falls back to the text layer. A retry with more pixels is not
-    sent: every crop of this slide is under its pixel budget, so more pixels would give the
-    model the same visual tokens (the verdict says so)."""
+    check finds it. Every crop of this slide is under its pixel budget, so the page raster's
+    crop would give the model the same visual tokens; the slide is a PDF, so the retry sends
+    the block's region rendered afresh with more pixels (the verdict says at what DPI), and
+    when that answer loops too the block falls back to the text layer."""
     server, url = fault
     server.reset(Fault(mode="loop"))
     options = _options(url, {"*.*": ["vlm", "textlayer"]}).with_overrides(
@@ -179,16 +193,36 @@ async def test_truncated_answers_are_judged_by_the_verifier(
     page, want = result.pages[0], textlayer.pages[0]
     assert [b.block.order for b in page.blocks] == [b.block.order for b in want.blocks]
     for block, reference in zip(page.blocks, want.blocks, strict=True):
-        checks = {f.check for f in block.verdict.findings}
-        assert "truncation" in checks, block.verdict
-        assert [(a.engine, a.finish_reason) for a in block.attempts] == [("vlm", "length")]
+        assert "truncation" in {f.check for f in block.verdict.findings}, block.verdict
+        assert [(a.engine, a.finish_reason) for a in block.attempts] == [("vlm", "length")] * 2
+        steps = [f.message for f in block.verdict.findings if "retried vlm" in f.message]
+        assert len(steps) == 1 and re.search(r"from a \d+ DPI render", steps[0]), steps
         assert block.verdict.action == "fallback"
         assert block.text == reference.text
+    assert len(server.requests) == 2 * len(page.blocks)
+    sizes = [_image_size(body) for body in server.requests]
+    firsts, retries = sizes[: len(page.blocks)], sizes[len(page.blocks) :]
+    assert sum(w * h for w, h in retries) > 1.5 * sum(w * h for w, h in firsts)
+
+
+async def test_a_scan_s_crop_under_its_budget_is_not_sent_again(
+    fault: Served, fixtures: Fixtures
+) -> None:
+    """On a raster (no finer render exists) a crop under its budget would be the same request
+    again: the retry is not sent, and the verdict says why."""
+    server, url = fault
+    server.reset(Fault(mode="loop"))
+    options = _options(url, {"*.*": ["vlm"]}).with_overrides(verify={"enabled": True})
+    result = await _parse(fixtures.scan_png, options)
+    blocks = [b for p in result.pages for b in p.blocks if b.attempts]
+    assert blocks
+    for block in blocks:
+        assert [(a.engine, a.finish_reason) for a in block.attempts] == [("vlm", "length")]
         notes = [f.message for f in block.verdict.findings if "not chosen" in f.message]
-        assert len(notes) == 1 and "would be" in notes[0]
+        assert len(notes) == 1 and "no finer render" in notes[0], block.verdict
         before, after = re.findall(r"([\d,]+) visual tokens .* would be ([\d,]+)", notes[0])[0]
         assert before == after
-    assert len(server.requests) == len(page.blocks)
+    assert len(server.requests) == len(blocks)
 
 
 async def test_hung_endpoint_page_deadline(fault: Served, fixtures: Fixtures) -> None:

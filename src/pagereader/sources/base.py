@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -45,6 +46,9 @@ class RenderedPage:
     units_per_inch: float = 72.0
     render_notes: tuple[str, ...] = ()
     native: NativeSlide | None = None
+    region: Callable[[BBox, float], Image.Image] | None = None
+    """A region of the page (page units) rendered afresh at a scale (pixels per page unit):
+    more pixels than ``image`` holds, for a vector page; None where the raster is all there is."""
 
 
 class SourceDocument(Protocol):

@@ -12,6 +12,7 @@ import logging
 import math
 import threading
 import unicodedata
+from functools import partial
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -124,7 +125,35 @@ class PdfSource:
             image_boxes=tuple(image_boxes),
             image_digests=tuple(image_digests),
             render_notes=notes,
+            region=partial(self.render_region, index),
         )
+
+    def render_region(self, index: int, box: BBox, scale: float) -> Image.Image:
+        """The region ``box`` (points, from the top left) of page ``index`` rendered at
+        ``scale`` pixels per point, within the pixel budget: the crop a retry with more pixels
+        sends when the page raster's own crop has no more to give."""
+        x0, y0, x1, y1 = box
+        scale = fit_scale(x1 - x0, y1 - y0, scale, self.max_pixels)
+        with PDFIUM_LOCK:
+            try:
+                page = self._pdf[index - 1]
+                width, height = page.get_size()
+                left, top = max(0.0, x0), max(0.0, y0)
+                right, bottom = max(0.0, width - x1), max(0.0, height - y1)
+                bitmap = page.render(
+                    scale=scale,
+                    crop=(left, bottom, right, top),
+                    may_draw_forms=True,
+                    rev_byteorder=True,
+                )
+                image: Image.Image = bitmap.to_pil()
+                del bitmap
+                page.close()
+            except pdfium.PdfiumError as exc:
+                raise CorruptFileError(
+                    f"cannot render a region ({exc})", file=self.path, page=index
+                ) from exc
+        return image if image.mode == "RGB" else image.convert("RGB")
 
     def _text_layer(
         self, textpage: pdfium.PdfTextPage, height: float

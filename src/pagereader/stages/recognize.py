@@ -77,13 +77,19 @@ def paint_out(
     return Image.fromarray(pixels)
 
 
+def lines_over(state: PageState, block: Block) -> list[TextLine]:
+    """The trusted text layer's lines drawn over a figure, painted out of its crop (the figure
+    is read for what the text layer does not already hold); none for other blocks."""
+    if block.kind != "figure" or not state.trusted_text:
+        return []
+    return [ln for ln in state.rendered.lines if ln.text.strip() and _inside(ln, block.bbox)]
+
+
 def block_image(state: PageState, block: Block, box: tuple[int, int, int, int]) -> Image.Image:
     """The block's crop; a figure's without the trusted text layer's lines drawn over it."""
     page = state.rendered
     crop = page.image.crop(box)
-    if block.kind != "figure" or not state.trusted_text:
-        return crop
-    over = [ln for ln in page.lines if ln.text.strip() and _inside(ln, block.bbox)]
+    over = lines_over(state, block)
     return paint_out(crop, (box[0], box[1]), over, page.scale) if over else crop
 
 

@@ -19,12 +19,11 @@ import time
 from pagereader.checks import Possible, Subject, decide, run_checks
 from pagereader.checks.base import ReferenceSource
 from pagereader.checks.plausibility import page_findings
-from pagereader.engines.base import crop_box
 from pagereader.engines.textlayer import TextLayerEngine
 from pagereader.errors import PagereaderError
-from pagereader.options import Options, VerifyOptions
-from pagereader.protocols import ServedEngine
+from pagereader.options import Options
 from pagereader.runtime import Runtime
+from pagereader.stages.finer_render import finer_crop
 from pagereader.stages.page_budget import unverified
 from pagereader.stages.recognize import (
     build_request,
@@ -32,6 +31,7 @@ from pagereader.stages.recognize import (
     failed_attempt,
     recognize_block,
 )
+from pagereader.stages.retry_pixels import Gain, no_gain, pixel_gain, raised_pixels
 from pagereader.stages.routes import resolve_route
 from pagereader.stages.state import PageState
 from pagereader.types import (
@@ -160,35 +160,12 @@ class _Walk:
     max_pixels: int = 0
 
 
-def _raised(options: VerifyOptions, max_pixels: int) -> int:
-    return min(options.retry_max_pixels, int(max_pixels * options.retry_pixel_factor))
-
-
-def pixel_gain(ctx: Runtime, state: PageState, walk: _Walk, name: str) -> tuple[int, int] | None:
-    """The visual tokens of the block's crop at its pixel budget and at the raised one, for a
-    served engine (None when the engine cannot say): a crop already under its budget gives the
-    same tokens at any higher one, and sending it again would be a duplicate request."""
-    engine = ctx.engines.get(name)
-    if not isinstance(engine, ServedEngine) or state.decision is None:
-        return None
-    page = state.rendered
-    x0, y0, x1, y1 = crop_box(walk.result.block.bbox, page.scale, page.image.size)
-    low, now = state.decision.min_pixels, walk.max_pixels
-    raised = _raised(ctx.options.verify, now)
-    try:
-        before = engine.visual_tokens(x1 - x0, y1 - y0, min(low, now), now)
-        after = engine.visual_tokens(x1 - x0, y1 - y0, min(low, raised), raised)
-    except PagereaderError:
-        return None
-    return before, after
-
-
 def _possible(
-    ctx: Runtime, walk: _Walk, reference: Reference, gain: tuple[int, int] | None = None
+    ctx: Runtime, walk: _Walk, reference: Reference, gain: Gain | None = None
 ) -> Possible:
     options = ctx.options.verify
     name = walk.chain[walk.position] if walk.position < len(walk.chain) else walk.result.engine
-    raised = _raised(options, walk.max_pixels)
+    raised = raised_pixels(options, walk.max_pixels)
     trusted = reference.source == "textlayer" or (
         reference.source == "ocr" and options.fallback_to_ocr
     )
@@ -198,7 +175,7 @@ def _possible(
             and not _pixel_blind(ctx, name)
             and not _pixel_blind(ctx, walk.result.engine)
             and raised > walk.max_pixels
-            and (gain is None or gain[1] > gain[0])
+            and (gain is None or gain.after > gain.before)
         ),
         can_escalate=walk.position + 1 < len(walk.chain),
         can_fallback=bool(
@@ -210,15 +187,20 @@ def _possible(
     )
 
 
-async def _retry(ctx: Runtime, state: PageState, walk: _Walk) -> str:
+async def _retry(ctx: Runtime, state: PageState, walk: _Walk, gain: Gain | None) -> str:
     options = ctx.options.verify
     name = walk.chain[walk.position]
-    walk.max_pixels = _raised(options, walk.max_pixels)
+    walk.max_pixels = raised_pixels(options, walk.max_pixels)
     walk.retries += 1
     request = build_request(state, walk.result.block)
     request = dataclasses.replace(
         request, max_pixels=walk.max_pixels, min_pixels=min(request.min_pixels, walk.max_pixels)
     )
+    where = ""
+    if gain is not None and gain.scale is not None:
+        image = await finer_crop(state, walk.result.block, request.crop_box_px, gain.scale)
+        request = dataclasses.replace(request, image=image)
+        where = f", from a {gain.scale * state.rendered.units_per_inch:.0f} DPI render"
     start = time.perf_counter()
     try:
         answer = await call_engine(ctx, name, request, state.budget)
@@ -226,7 +208,7 @@ async def _retry(ctx: Runtime, state: PageState, walk: _Walk) -> str:
         attempt = failed_attempt(name, start, exc)
         error = attempt.error
         walk.result = walk.result.model_copy(update={"attempts": (*walk.result.attempts, attempt)})
-        return f"retry {name} at {walk.max_pixels:,} pixels failed: {error}"
+        return f"retry {name} at {walk.max_pixels:,} pixels{where} failed: {error}"
     latency = time.perf_counter() - start
     walk.finish_reason = answer.finish_reason
     walk.result = walk.result.model_copy(
@@ -251,7 +233,7 @@ async def _retry(ctx: Runtime, state: PageState, walk: _Walk) -> str:
             ),
         }
     )
-    return f"retried {name} at {walk.max_pixels:,} pixels"
+    return f"retried {name} at {walk.max_pixels:,} pixels{where}"
 
 
 async def _escalate(ctx: Runtime, state: PageState, walk: _Walk) -> str:
@@ -284,19 +266,6 @@ def _fallback(walk: _Walk, reference: Reference) -> str:
         }
     )
     return f"fell back to the {reference.source} text"
-
-
-def _no_gain(name: str, walk: _Walk, gain: tuple[int, int]) -> Finding:
-    """Why a retry with more pixels was not chosen: the model would see the same crop."""
-    return Finding(
-        check="remedy",
-        severity="info",
-        message=(
-            f"retry with more pixels not chosen: the crop is {gain[0]:,} visual tokens for "
-            f"{name} at {walk.max_pixels:,} pixels and would be {gain[1]:,} with more "
-            "(it is already under its budget; a higher-resolution render is not kept)"
-        ),
-    )
 
 
 async def verify_block(
@@ -332,11 +301,11 @@ async def verify_block(
         history.extend(f for f in findings if f not in history)
         last = step_index == options.max_steps
         name = walk.chain[walk.position] if walk.position < len(walk.chain) else walk.result.engine
-        gain = None if last else pixel_gain(ctx, state, walk, name)
+        gain = None if last else pixel_gain(ctx, state, walk.result.block, walk.max_pixels, name)
         possible = Possible() if last else _possible(ctx, walk, reference, gain)
         action, lead = decide(findings, possible, options.remedies)
-        if gain is not None and gain[1] <= gain[0] and findings and action != "retry":
-            unchanged = _no_gain(name, walk, gain)
+        if gain is not None and gain.after <= gain.before and findings and action != "retry":
+            unchanged = no_gain(name, walk.max_pixels, gain)
             if unchanged not in history:
                 history.append(unchanged)
         if action in ("accept", "review"):
@@ -344,7 +313,7 @@ async def verify_block(
             break
         final = action
         if action == "retry":
-            step = await _retry(ctx, state, walk)
+            step = await _retry(ctx, state, walk, gain)
         elif action == "escalate":
             step = await _escalate(ctx, state, walk)
             name = walk.chain[min(walk.position, len(walk.chain) - 1)]
