@@ -1,9 +1,10 @@
 """Calibrate the time model against the user's own OpenAI-compatible endpoints.
 
-A short, bounded series of real requests to each endpoint: untimed warm-ups at each pixel
-budget and output length, and one concurrent round (vLLM's first request at a new
-``mm_processor_kwargs`` value costs seconds more, and a CPU server keeps speeding up over its
-first requests of a shape), then
+A short, bounded series of real requests to each endpoint: untimed warm-up rounds of one
+request at each pixel budget and output length, until a round is no more than ``SETTLED``
+faster than the fastest before it (at most ``WARM_ROUNDS``), and one concurrent round (vLLM's
+first request at a new ``mm_processor_kwargs`` value costs seconds more, and a fresh CPU server
+keeps speeding up over its first rounds), then
 batch-1 requests cycling over two pixel budgets (a quarter of the crop's pixels, and all of
 them) and two output lengths, then two rounds of eight concurrent requests (short and long
 answers). Every request sends a crop of its own (same size, different text): a repeated crop
@@ -49,6 +50,10 @@ SCHEMA = "pagereader-calibration/1"
 MIN_REQUESTS = 20
 BATCH = 8
 OUTPUT_TOKENS = (16, 128)
+WARM_ROUNDS = 8
+"""The most warm-up rounds (one request of each timed shape each)."""
+SETTLED = 0.10
+"""A warm-up round at most this much faster than the fastest before it ends the warm-up."""
 #: A page crop of 1.2 Mpx: 374 and 1,564 visual tokens at its two budgets (factor 28).
 CROP = (1280, 960)
 _PROMPTS = {"paddleocr-vl": "OCR:", "qwen-vl": "Read the text in this image."}
@@ -194,11 +199,20 @@ async def probe(
 
     limits = httpx.Limits(max_connections=BATCH, max_keepalive_connections=BATCH)
     async with httpx.AsyncClient(timeout=engine.timeout_s, limits=limits) as client:
-        # untimed: every shape the series will time, one by one and in a batch (a server's
-        # first requests of a shape cost more, and a short warm-up left the first calibration
-        # of a fresh CPU server's prefill twice the next one's)
-        for pixels, tokens in combos:
-            await _one(client, engine, request_body(engine, fresh(), pixels, tokens))
+        # untimed: every shape the series will time, until the server has settled (a server's
+        # first requests of a shape cost more, and a fresh CPU server keeps speeding up over
+        # its first rounds), then one batch round
+        best, rounds = math.inf, 0
+        while rounds < WARM_ROUNDS:
+            rounds += 1
+            started = time.perf_counter()
+            for pixels, tokens in combos:
+                await _one(client, engine, request_body(engine, fresh(), pixels, tokens))
+            elapsed = time.perf_counter() - started
+            if elapsed >= (1 - SETTLED) * best:
+                break
+            best = min(best, elapsed)
+        logger.info("%s: warmed up in %d round(s) of %d", engine.model, rounds, len(combos))
         warm = [request_body(engine, fresh(), budgets[0], OUTPUT_TOKENS[0]) for _ in range(BATCH)]
         await _round(client, engine, warm)
         for n in range(single):
