@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from PIL import Image
 
@@ -266,6 +266,8 @@ class FaultServer:
     injected: list[Injection] = field(default_factory=list)
     in_flight: int = 0
     peak: int = 0
+    bearers: set[str] = field(default_factory=set)
+    """Every Authorization header a request carried."""
     _seen: dict[str, int] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -369,7 +371,9 @@ class FaultServer:
             return {"object": "list", "data": [{"id": "fault", "object": "model"}]}
 
         @app.post("/v1/chat/completions")
-        async def chat(body: dict[str, Any]) -> JSONResponse:
+        async def chat(body: dict[str, Any], request: Request) -> JSONResponse:
+            with self._lock:
+                self.bearers.add(request.headers.get("authorization", ""))
             return await self.handle(body)
 
         return app

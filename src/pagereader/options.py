@@ -13,7 +13,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from pagereader.errors import ConfigError
 from pagereader.types import BlockKind, CheckName, Lang, Task
@@ -125,7 +133,7 @@ class OpenAIEngineOptions(_Options):
     kind: Literal["openai"] = "openai"
     base_url: str
     model: str
-    api_key: str = "EMPTY"
+    api_key: SecretStr = SecretStr("EMPTY")
     prompt_style: Literal["paddleocr-vl", "qwen-vl"] = "paddleocr-vl"
     max_concurrency: int = Field(16, ge=1, le=4096)
     timeout_s: float = Field(60.0, gt=0)
@@ -192,7 +200,7 @@ class RouterOptions(_Options):
 
     base_url: str
     model: str = "vllm-sr/auto"
-    api_key: str = "EMPTY"
+    api_key: SecretStr = SecretStr("EMPTY")
     cache: RouterCacheOptions | None = None
 
 
@@ -333,8 +341,12 @@ class Options(_Options):
     verify: VerifyOptions = Field(default_factory=VerifyOptions)
     context: ContextOptions = Field(default_factory=ContextOptions)
     lang: Literal["en", "zh-Hant", "ko"] | None = None
-    password: str | None = None
+    password: SecretStr | None = None
     pages: tuple[Annotated[int, Field(ge=1)], ...] | None = None
+
+    def pdf_password(self) -> str | None:
+        """The password for encrypted PDFs, in clear (only the PDF reader is given it)."""
+        return self.password.get_secret_value() if self.password is not None else None
 
     @field_validator("routes")
     @classmethod

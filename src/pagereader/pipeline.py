@@ -280,7 +280,7 @@ async def aparse(
         source = await asyncio.to_thread(
             open_source,
             path,
-            password=options.password,
+            password=options.pdf_password(),
             max_image_pixels=options.render.max_image_pixels,
             inflate_limits=InflateLimits.from_mb(
                 options.limits.max_inflated_mb, options.limits.max_document_inflated_mb

@@ -73,9 +73,9 @@ def test_private_worker_stores_are_merged_for_the_next_run(tmp_path: Path) -> No
     first = deck_of_pages(tmp_path / "in" / "a.pdf", [0, 1])
     second = deck_of_pages(tmp_path / "in" / "b.pdf", [1, 2])
     destination = Destination(str(tmp_path / "out"))
-    options_json = Options().model_dump_json()
+    options = Options()
 
-    worker = DocumentWorker(options_json, destination, "private")
+    worker = DocumentWorker(options, destination, "private")
     outcome = worker.parse_document(InputItem(str(first)), "a", 0)
     assert isinstance(outcome, Outcome) and outcome.reused == 0
     rows = worker.finish_pages()
@@ -83,7 +83,7 @@ def test_private_worker_stores_are_merged_for_the_next_run(tmp_path: Path) -> No
     assert not (tmp_path / "out" / PAGES_RELATIVE).exists()  # nothing shared during the run
     assert merge_rows(destination, [rows]) == 2
 
-    later = DocumentWorker(options_json, destination, "private")
+    later = DocumentWorker(options, destination, "private")
     outcome = later.parse_document(InputItem(str(second)), "b", 0)
     assert isinstance(outcome, Outcome) and outcome.reused == 1
     assert _marks(tmp_path / "out", "b") == [(2, str(first)), (None, None)]

@@ -122,7 +122,7 @@ def test_a_batch_worker_checks_at_start_and_its_documents_report_it(
     server, url = fault
     server.reset(Fault(mode="error500"))
     options = _options(url)
-    worker = DocumentWorker(options.model_dump_json(), Destination(str(tmp_path / "out")))
+    worker = DocumentWorker(options, Destination(str(tmp_path / "out")))
     status = worker.engines.status()  # checked when the actor started, before any document
     assert "500" in status["vlm"] and len(server.requests) >= 1
     outcome = worker.parse_document(InputItem(str(DECK)), "deck", 0)

@@ -123,12 +123,12 @@ class BatchRun:
             max_restarts=-1,
             max_task_retries=self.config.max_retries,
         )
-        options_json = actor_options(self.options, self.config.cpus_per_worker).model_dump_json()
+        options = actor_options(self.options, self.config.cpus_per_worker)
         found: list[dict[str, Any]] = ray.nodes()  # type: ignore[no-untyped-call]
         nodes = sum(1 for node in found if node.get("Alive"))
         self.pages = pages_mode(self.destination, self.config.reuse_pages, nodes)
         self._actors = [
-            actor_class.remote(options_json, self.destination, self.pages)
+            actor_class.remote(options, self.destination, self.pages)
             for _ in range(len(self._load))
         ]
 

@@ -120,9 +120,9 @@ class DocumentWorker:
     """One parser process: options and engines built once, one event loop for every call;
     with a pages mode, the cross-document page store (see pages.py) opened once."""
 
-    def __init__(self, options_json: str, destination: Destination, pages: Mode = "off") -> None:
+    def __init__(self, options: Options, destination: Destination, pages: Mode = "off") -> None:
         bound_heap()  # a Ray actor is a process of its own, not started by the CLI
-        self.options = Options.model_validate_json(options_json)
+        self.options = options  # pickled by Ray with its secrets; a JSON dump would mask them
         cv2.setNumThreads(self.options.ocr.threads)  # OpenCV's pool, like the models'
         load_embedded_models(self.options)  # at actor start, not inside the first document
         self.destination = destination
@@ -182,7 +182,7 @@ class DocumentWorker:
         try:
             source = open_source(
                 path,
-                password=self.options.password,
+                password=self.options.pdf_password(),
                 max_image_pixels=self.options.render.max_image_pixels,
                 inflate_limits=InflateLimits.from_mb(
                     self.options.limits.max_inflated_mb,

@@ -134,7 +134,8 @@ class OpenAIEngine:
         self.router = router
         self.base_url = router.base_url if router else options.base_url
         self.model = router.model if router else options.model
-        self._api_key = router.api_key if router else options.api_key
+        secret = router.api_key if router else options.api_key
+        self._api_key = secret.get_secret_value()
         self.breaker = breaker or CircuitBreaker()
         self.backoff = backoff or Backoff()
         self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncOpenAI] = (

@@ -142,7 +142,7 @@ async def _one(
         response = await client.post(
             engine.base_url.rstrip("/") + "/chat/completions",
             json=body,
-            headers={"Authorization": f"Bearer {engine.api_key}"},
+            headers={"Authorization": f"Bearer {engine.api_key.get_secret_value()}"},
         )
     except httpx.HTTPError as exc:
         raise CalibrationError(
