@@ -55,6 +55,7 @@ def serve_command(
 
         from pagereader.service.app import create_app
         from pagereader.service.auth import TokenStore, check_bind
+        from pagereader.service.data_lock import DataDirInUseError
         from pagereader.service.limits import MIB, ServiceLimits
         from pagereader.service.logs import configure_logging
     from pagereader.errors import PagereaderError
@@ -76,6 +77,8 @@ def serve_command(
         with reading_options():
             options = resolve_options(config)
         app = create_app(data_dir, options, workers=workers, limits=limits, tokens=tokens)
+    except DataDirInUseError as exc:  # not a usage error: the same command works later
+        raise fail(error_line(exc), 1) from None
     except PagereaderError as exc:
         raise fail(error_line(exc), 2) from None
     logger = logging.getLogger(__name__)

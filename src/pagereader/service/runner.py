@@ -20,6 +20,7 @@ from pagereader.options import Options
 from pagereader.pipeline import aparse_to_folder, make_context
 from pagereader.runtime import ProgressEvent
 from pagereader.service.corrections import ReviewStore, load_original, regenerate
+from pagereader.service.data_lock import DataDirLock
 from pagereader.service.jobs import FINISHED, Job, JobStore
 from pagereader.service.limits import ServiceLimits
 from pagereader.service.logs import job_context
@@ -45,6 +46,8 @@ class Service:
 
     def __init__(self, data_dir: Path, options: Options, workers: int, limits: ServiceLimits):
         self.data_dir = data_dir
+        self.lock = DataDirLock(data_dir)
+        self.lock.acquire()  # before the re-queue and the sweep below: they assume one server
         self.options = options
         self.limits = limits
         self.workers = max(1, workers)
@@ -143,6 +146,7 @@ class Service:
         self.cache.close()
         self.reviews.close()
         self.store.close()
+        self.lock.release()
 
     def notify(self) -> None:
         self._wake.set()
