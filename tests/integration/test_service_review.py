@@ -110,12 +110,22 @@ def test_review_roles_provenance_restart_evalset_metrics(
                 ).status_code
                 == 404
             )
-            assert (
-                reviewer.post(
-                    f"/v1/jobs/{job_id}/reviews", json={**decision, "action": "x"}
-                ).status_code
-                == 400
-            )
+            for wrong, field in [
+                ({"action": "x"}, "action"),
+                ({"page": 1.7}, "page"),
+                ({"block": True}, "block"),
+                ({"page": 0}, "page"),
+                ({"text": 123}, "text"),
+                ({"text": ["x"]}, "text"),
+                ({"extra": 1}, "extra"),
+            ]:
+                refused = reviewer.post(f"/v1/jobs/{job_id}/reviews", json={**decision, **wrong})
+                assert refused.status_code == 422, (wrong, refused.text)
+                assert [f["field"] for f in refused.json()["fields"]] == [field], refused.text
+                assert refused.json()["error"].startswith("send JSON")
+            for body in ([1, 2], "text"):
+                refused = reviewer.post(f"/v1/jobs/{job_id}/reviews", json=body)
+                assert refused.status_code == 422, refused.text
             made = reviewer.post(f"/v1/jobs/{job_id}/reviews", json=decision)
             assert made.status_code == 201, made.text
             assert made.json()["who"] == "rita" and made.json()["original"] == misread["answer"]

@@ -12,21 +12,22 @@ from rich.table import Table
 
 from pagereader.cli.extras import needs_extra
 from pagereader.cli.messages import console, output_hint, reading_options, setup_logging
-from pagereader.options import Options
+from pagereader.options import OptionPath, Options
 from pagereader.render.writer import probe_folder
 from pagereader.settings import resolve_options
 from pagereader.sources.discover import BATCH_DIR
 
 
 def _options(config: Path | None, dpi: int | None, lang: str | None, overlays: bool) -> Options:
+    """The options as ``parse`` reads them: environment, config, then these flags (a bad flag
+    is one line naming it, as there)."""
+    flags: dict[OptionPath, object] = {
+        ("render", "dpi"): dpi,
+        ("lang",): lang,
+        ("output", "overlays"): overlays,
+    }
     with reading_options():
-        data = resolve_options(config).model_dump()
-    if dpi is not None:
-        data["render"]["dpi"] = dpi
-    if lang is not None:
-        data["lang"] = lang
-    data["output"]["overlays"] = overlays
-    return Options.model_validate(data)
+        return resolve_options(config, flags)
 
 
 def _summary_table(summary: dict[str, object]) -> Table:

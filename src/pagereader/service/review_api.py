@@ -21,6 +21,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 from PIL import Image
+from pydantic import ValidationError
 
 from pagereader.service.auth import Principal, require
 from pagereader.service.corrections import (
@@ -35,6 +36,7 @@ from pagereader.service.evalset import export_evalset
 from pagereader.service.jobs import FINISHED, Job
 from pagereader.service.json_body import BodyError, read_json
 from pagereader.service.runner import Service
+from pagereader.service.schemas import ReviewBody, invalid_body
 from pagereader.types import BlockResult, DocumentResult
 
 logger = logging.getLogger(__name__)
@@ -267,20 +269,10 @@ def review_router(service: Service) -> APIRouter:
         except BodyError as exc:
             return _error(ReviewError(exc.status, exc.message))
         try:
-            if not isinstance(body, dict):
-                raise ValueError("not an object")
-            page, order = int(body["page"]), int(body["block"])
-            action, text = str(body["action"]), body.get("text")
-            if text is not None and not isinstance(text, str):
-                raise TypeError("text is not a string")
-        except (KeyError, TypeError, ValueError, OverflowError):
-            return _error(
-                ReviewError(
-                    400,
-                    'send JSON {"page", "block", "action", "text"?} (action: '
-                    "approve, edit or unreadable)",
-                )
-            )
+            decision = ReviewBody.model_validate(body)
+        except ValidationError as exc:
+            return invalid_body(exc, 'JSON {"page", "block", "action", "text"?}')
+        page, order, action, text = decision.page, decision.block, decision.action, decision.text
         try:
             review = await decide(service, job_id, page, order, action, text, who)
         except ReviewError as exc:
