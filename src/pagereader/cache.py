@@ -52,7 +52,13 @@ def options_digest(options: Options) -> str:
     """SHA-256 of the options that change a page's result (page selection and threads
     excluded)."""
     data = options.model_dump_json(
-        exclude={"pages": True, "budget": True, "output": True, "ocr": {"threads"}}
+        exclude={
+            "pages": True,
+            "budget": True,
+            "output": True,
+            "ocr": {"threads"},
+            "limits": {"max_pages"},
+        }
     )
     return hashlib.sha256(data.encode()).hexdigest()
 

@@ -94,6 +94,12 @@ class InflatesTooLargeError(InputError):
     )
 
 
+class TooManyPagesError(InputError):
+    """A document longer than ``limits.max_pages``."""
+
+    default_hint = "split the document, or raise limits.max_pages (serve: --max-pages)"
+
+
 class DependencyError(PagereaderError):
     """A system tool pagereader needs for this input is not installed."""
 

@@ -68,6 +68,14 @@ class LimitsOptions(_Options):
         ge=1,
         description="MiB all of one file's PDF streams or office parts may inflate to together",
     )
+    max_pages: int | None = Field(
+        None,
+        ge=1,
+        description=(
+            "pages one document may have; a longer one fails when it is opened, before any "
+            "page is read (the service sets it from --max-pages)"
+        ),
+    )
 
 
 class ClassifyOptions(_Options):

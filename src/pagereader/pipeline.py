@@ -17,7 +17,7 @@ from pathlib import Path
 from pagereader.cache import PageCache, file_digest, options_digest
 from pagereader.engines.rapidocr import load_models as load_ocr_models
 from pagereader.engines.registry import build_engines
-from pagereader.errors import PagereaderError
+from pagereader.errors import PagereaderError, TooManyPagesError
 from pagereader.layout.detector import load_model as load_layout_model
 from pagereader.options import Options
 from pagereader.page_digest import layer_digest, raster_digest
@@ -294,6 +294,21 @@ async def aparse(
         failed = named(failed, str(path), file)
         ctx.emit("document_failed", file=file, error=failed.errors[0].line())
         return failed
+    cap = options.limits.max_pages
+    if cap is not None and source.page_count > cap:
+        await asyncio.to_thread(source.close)
+        too_long = TooManyPagesError(
+            f"{source.page_count} pages, over the limit of {cap} pages per document",
+            file=file,
+        )
+        failed = DocumentResult(
+            schema_version=SCHEMA_VERSION,
+            source=file,
+            status="failed",
+            errors=(too_long.to_item(),),
+        )
+        ctx.emit("document_failed", file=file, error=failed.errors[0].line())
+        return named(failed, str(path), file)
     try:
         indices, errors, warning = _select_pages(options, source.page_count, file)
         if warning:

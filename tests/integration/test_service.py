@@ -138,8 +138,8 @@ def test_a_document_over_the_page_cap_fails_at_once(tmp_path: Path) -> None:
         job = _wait(client, _upload(client, "deck.pdf", DECK.read_bytes()).json()["id"])
         assert job["status"] == "failed" and job["pages_done"] == 0
         assert job["errors"] == [
-            "deck.pdf: 4 pages, over the service's limit of 3 pages per job "
-            "(split the document, or start the service with a higher --max-pages)"
+            "deck.pdf: 4 pages, over the limit of 3 pages per document "
+            "(split the document, or raise limits.max_pages (serve: --max-pages))"
         ]
         client.close()
 

@@ -47,7 +47,9 @@ def batch_options_digest(options: Options) -> str:
     """SHA-256 of every option that changes a document's output files (the page selection
     and the output switches included, unlike the page cache's key; not the threads a worker
     gives its models)."""
-    data = options.model_dump_json(exclude={"budget": True, "ocr": {"threads"}})
+    data = options.model_dump_json(
+        exclude={"budget": True, "ocr": {"threads"}, "limits": {"max_pages"}}
+    )
     return hashlib.sha256(data.encode()).hexdigest()
 
 

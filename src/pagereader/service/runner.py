@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pagereader.cache import PageCache
 from pagereader.engine_check import EngineCheck
-from pagereader.errors import InputError, PagereaderError, PasswordRequiredError
+from pagereader.errors import PagereaderError, PasswordRequiredError
 from pagereader.options import Options
 from pagereader.pipeline import aparse_to_folder, make_context
 from pagereader.runtime import ProgressEvent
@@ -35,17 +35,15 @@ PASSWORD_HINT = (
 )
 
 
-class TooManyPagesError(InputError):
-    """A document longer than the service's page cap."""
-
-    default_hint = "split the document, or start the service with a higher --max-pages"
-
-
 class Service:
     """The store, the cache, the shared runtime and the workers of one app."""
 
     def __init__(self, data_dir: Path, options: Options, workers: int, limits: ServiceLimits):
         self.data_dir = data_dir
+        # the page cap is checked when a document is opened, like every other input limit
+        options = options.model_copy(
+            update={"limits": options.limits.model_copy(update={"max_pages": limits.max_pages})}
+        )
         self.lock = DataDirLock(data_dir)
         self.lock.acquire()  # before the re-queue and the sweep below: they assume one server
         self.options = options
@@ -93,14 +91,7 @@ class Service:
         if path.parent.parent != self.uploads:
             return
         if event["event"] == "document_start":
-            pages = int(event["pages"])
-            if pages > self.limits.max_pages:
-                raise TooManyPagesError(
-                    f"{pages} pages, over the service's limit of {self.limits.max_pages} "
-                    "pages per job",
-                    file=path.name,
-                )
-            self.store.set_total(path.parent.name, pages)
+            self.store.set_total(path.parent.name, int(event["pages"]))
         elif event["event"] == "page_done":
             self.store.page_done(path.parent.name)
 
