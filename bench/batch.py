@@ -33,6 +33,10 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pagereader.options import Options
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -92,12 +96,12 @@ def batch_run_facts(out: Path) -> tuple[dict[str, object], float, float]:
 _PEER: object = None  # the DocumentWorker of a plain process, made by _peer_start
 
 
-def _peer_start(options_json: str, out: str) -> None:
+def _peer_start(options: Options, out: str) -> None:
     global _PEER
     from pagereader.batch.storage import Destination
     from pagereader.batch.worker import DocumentWorker
 
-    _PEER = DocumentWorker(options_json, Destination(out))
+    _PEER = DocumentWorker(options, Destination(out))
 
 
 def _peer_parse(path: str) -> tuple[float, float]:
@@ -119,10 +123,10 @@ def plain_processes_span(inputs: Path, out: Path, processes: int) -> float:
     from pagereader.batch.worker import actor_options
     from pagereader.options import Options
 
-    options_json = actor_options(Options(), 1.0).model_dump_json()
+    options = actor_options(Options(), 1.0)
     paths = [str(p) for p in sorted(inputs.iterdir())]
     context = multiprocessing.get_context("spawn")
-    with context.Pool(processes, _peer_start, (options_json, str(out))) as pool:
+    with context.Pool(processes, _peer_start, (options, str(out))) as pool:
         times = list(pool.imap_unordered(_peer_parse, paths, chunksize=1))
     return max(end for _, end in times) - min(start for start, _ in times)
 

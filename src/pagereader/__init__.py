@@ -5,8 +5,9 @@
 >>> result.status, result.markdown[:40]
 """
 
+from pagereader.config_file import load_config
 from pagereader.errors import PagereaderError
-from pagereader.options import Options, load_config
+from pagereader.options import Options
 from pagereader.pipeline import aparse, aparse_to_folder, make_context, parse
 from pagereader.types import (
     Block,

@@ -11,7 +11,8 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from pagereader.options import OptionPath, Options, override, read_config
+from pagereader.config_file import OptionPath, override, read_config
+from pagereader.options import Options
 
 ENV_CONFIG = "PAGEREADER_CONFIG"
 ENV_DPI = "PAGEREADER_DPI"

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from adversarial.raster_inputs import write_big_pdf, write_big_png
+from pagereader.config_file import options_from_mapping
 from pagereader.errors import ConfigError, ImageTooLargeError
-from pagereader.options import Options, options_from_mapping
+from pagereader.options import Options
 from pagereader.pipeline import parse
 from pagereader.settings import ENV_MAX_IMAGE_PIXELS, resolve_options
 from pagereader.sources import open_bounded_image, open_source

@@ -17,7 +17,8 @@ from pagereader.batch.pages import PAGES_RELATIVE, merge_rows
 from pagereader.batch.storage import Destination
 from pagereader.batch.worker import DocumentWorker
 from pagereader.cli.app import app
-from pagereader.options import Options, override
+from pagereader.config_file import override
+from pagereader.options import Options
 from pagereader.pipeline import parse
 
 from fixtures import deck_of_pages

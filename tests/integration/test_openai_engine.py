@@ -318,4 +318,5 @@ def test_a_probe_asked_for_goes_out_at_once_and_only_once() -> None:
     breaker.probe_now()  # a probe already out is not doubled
     assert not breaker.allow()
     breaker.record_failure()
-    assert breaker.state == "open" and breaker.retry_in() == pytest.approx(30.0)
+    reopened: str = breaker.state  # the property, read again after the failure
+    assert reopened == "open" and breaker.retry_in() == pytest.approx(30.0)

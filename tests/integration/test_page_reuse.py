@@ -11,7 +11,8 @@ from reportlab.pdfgen.canvas import Canvas
 from typer.testing import CliRunner
 
 from pagereader.cli.app import app
-from pagereader.options import Options, override
+from pagereader.config_file import override
+from pagereader.options import Options
 from pagereader.page_digest import raster_digest
 from pagereader.page_store import PageStore
 from pagereader.pipeline import aparse, aparse_to_folder, make_context, parse

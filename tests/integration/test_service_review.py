@@ -110,7 +110,7 @@ def test_review_roles_provenance_restart_evalset_metrics(
                 ).status_code
                 == 404
             )
-            for wrong, field in [
+            wrongs: list[tuple[dict[str, Any], str]] = [
                 ({"action": "x"}, "action"),
                 ({"page": 1.7}, "page"),
                 ({"block": True}, "block"),
@@ -118,7 +118,8 @@ def test_review_roles_provenance_restart_evalset_metrics(
                 ({"text": 123}, "text"),
                 ({"text": ["x"]}, "text"),
                 ({"extra": 1}, "extra"),
-            ]:
+            ]
+            for wrong, field in wrongs:
                 refused = reviewer.post(f"/v1/jobs/{job_id}/reviews", json={**decision, **wrong})
                 assert refused.status_code == 422, (wrong, refused.text)
                 assert [f["field"] for f in refused.json()["fields"]] == [field], refused.text

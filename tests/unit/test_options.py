@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from pagereader.config_file import load_config
 from pagereader.errors import ConfigError
-from pagereader.options import OpenAIEngineOptions, Options, load_config
+from pagereader.options import OpenAIEngineOptions, Options
 
 CONFIG = """
 [engines.parser]

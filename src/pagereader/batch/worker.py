@@ -23,10 +23,11 @@ from pagereader.batch.inputs import InputItem
 from pagereader.batch.manifest import Outcome
 from pagereader.batch.pages import LabelledPages, Mode, WorkerPages
 from pagereader.batch.storage import Destination
+from pagereader.config_file import override
 from pagereader.engine_check import EngineCheck
 from pagereader.errors import InputError, PagereaderError
 from pagereader.heap import bound_heap
-from pagereader.options import OpenAIEngineOptions, Options, override
+from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.page_store import Row
 from pagereader.pipeline import (
     aparse,

@@ -12,7 +12,8 @@ from rich.table import Table
 
 from pagereader.cli.extras import needs_extra
 from pagereader.cli.messages import console, output_hint, reading_options, setup_logging
-from pagereader.options import OptionPath, Options
+from pagereader.config_file import OptionPath
+from pagereader.options import Options
 from pagereader.render.writer import probe_folder
 from pagereader.settings import resolve_options
 from pagereader.sources.discover import BATCH_DIR

@@ -23,9 +23,10 @@ from rich.table import Table
 from pagereader.cache import PageCache
 from pagereader.cli.messages import console, fail, reading_options, say, setup_logging
 from pagereader.cli.pages import parse_page_spec
+from pagereader.config_file import OptionPath
 from pagereader.engine_check import preflight
 from pagereader.errors import PagereaderError
-from pagereader.options import OptionPath, Options
+from pagereader.options import Options
 from pagereader.page_store import MemoryPages
 from pagereader.pipeline import aparse_to_folder, make_context
 from pagereader.render.json import SCHEMA_VERSION

@@ -10,8 +10,9 @@ from typing import Annotated
 import typer
 
 from pagereader.cli.messages import error_line, fail, reading_options, setup_logging, writing
+from pagereader.config_file import load_config
 from pagereader.errors import ConfigError, PagereaderError
-from pagereader.options import OpenAIEngineOptions, load_config
+from pagereader.options import OpenAIEngineOptions
 from pagereader.planner.calibrate import BATCH, CROP, MIN_REQUESTS, calibrate_endpoints
 
 

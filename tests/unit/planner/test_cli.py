@@ -11,7 +11,8 @@ import typer
 from typer.testing import CliRunner
 
 from pagereader.cli import plan
-from pagereader.options import OpenAIEngineOptions, load_config
+from pagereader.config_file import load_config
+from pagereader.options import OpenAIEngineOptions
 from pagereader.planner import ModelReport, PlanReport
 from pagereader.planner.report import PathReport
 

@@ -65,7 +65,7 @@ def test_the_finer_scale_gives_the_pixels_asked_within_600_dpi() -> None:
         state = PageState(rendered=page)
         box = (200, 100, 400, 160)  # 200 x 60 raster pixels: 12,000
         scale = finer_scale(state, box, 48_000, 64_000_000)
-        assert scale == pytest.approx(2 * page.scale, rel=0.01)
+        assert scale is not None and scale == pytest.approx(2 * page.scale, rel=0.01)
         assert finer_size(box, page.scale, scale) == (400, 120)
         capped = finer_scale(state, box, 100_000_000, 64_000_000)
         assert capped == pytest.approx(MAX_RETRY_DPI / 72)
