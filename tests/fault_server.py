@@ -275,6 +275,7 @@ class FaultServer:
         with self._lock:
             self.fault = fault or Fault()
             self.requests.clear()
+            self.bearers.clear()
             self.injected.clear()
             self._seen.clear()
             self.peak = 0

@@ -59,7 +59,6 @@ def test_parse_writes_neither_the_key_nor_the_password(
 ) -> None:
     server, url = fault
     server.reset()
-    server.bearers.clear()
     out = tmp_path / "out"
     args = ["parse", str(fixtures.deck_pdf), str(fixtures.encrypted_pdf), "-o", str(out)]
     result = RUNNER.invoke(
@@ -78,7 +77,6 @@ def test_a_batch_writes_no_secret_and_its_workers_still_use_the_key(
 ) -> None:
     server, url = fault
     server.reset()
-    server.bearers.clear()
     inputs = tmp_path / "in"
     inputs.mkdir()
     (inputs / "deck.pdf").write_bytes(fixtures.deck_pdf.read_bytes())
@@ -98,7 +96,6 @@ def test_the_service_writes_and_answers_no_secret(
 ) -> None:
     server, url = fault
     server.reset()
-    server.bearers.clear()
     options = resolve_options(_config(tmp_path, url))
     data = tmp_path / "data"
     with serve_in_thread(create_app(data, options)) as base:
