@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from pagereader.batch.manifest import Outcome
+from pagereader.batch.progress import BatchStats
 from pagereader.cache import PageCache, options_digest
 from pagereader.options import Options
 from pagereader.timing import STAGES, PageTimer, timings_document
@@ -45,6 +47,20 @@ def test_timings_document_summary() -> None:
     assert doc["summary"]["over_budget"] == 1
     assert doc["summary"]["max_s"] == 7.0
     assert doc["summary"]["dominant_stage"] in ("render", "recognize")
+    # one percentile everywhere: the batch summary's p95 of the same pages is the same
+    assert doc["summary"]["p95_s"] == 7.0 and doc["summary"]["p50_s"] == 2.0
+    stats = BatchStats()
+    stats.add(
+        Outcome(
+            uri="a.pdf",
+            name="a",
+            status="ok",
+            pages=3,
+            page_classes=tuple(("digital", p.timings.total if p.timings else 0.0) for p in pages),
+        )
+    )
+    row = stats.summary()["seconds_per_page"]["digital"]  # type: ignore[index]
+    assert row["p95"] == doc["summary"]["p95_s"] and row["p50"] == doc["summary"]["p50_s"]
 
 
 def test_cache_round_trip_and_skips_failed_pages(tmp_path: Path) -> None:

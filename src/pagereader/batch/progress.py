@@ -7,20 +7,11 @@ fixed cost of a run: it is the rate a long corpus runs at, the one to size a clu
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 
 from pagereader.batch.manifest import Outcome
-
-
-def percentile(values: list[float], share: float) -> float:
-    """The nearest-rank percentile (``share`` in 0..1) of ``values``; 0 for none."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    rank = max(1, min(len(ordered), math.ceil(share * len(ordered))))
-    return ordered[rank - 1]
+from pagereader.timing import percentile
 
 
 @dataclass

@@ -11,11 +11,12 @@ import pytest
 from pagereader.batch.inputs import iter_inputs
 from pagereader.batch.manifest import Manifest, Outcome, batch_options_digest
 from pagereader.batch.pages import pages_mode
-from pagereader.batch.progress import BatchStats, percentile
+from pagereader.batch.progress import BatchStats
 from pagereader.batch.storage import Destination
 from pagereader.batch.worker import actor_options, page_ranges
 from pagereader.errors import InputError
 from pagereader.options import OpenAIEngineOptions, Options
+from pagereader.timing import percentile
 
 
 def _touch(path: Path) -> Path:
