@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from pagereader.atomic import write_atomic
 from pagereader.batch.inputs import is_uri
 from pagereader.sources.discover import BATCH_DIR as BATCH_DIR
 
@@ -132,11 +133,7 @@ class Destination:
         if self.remote:
             self._fs().pipe_file(self.uri(relative), data)
             return
-        path = Path(self.out) / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
+        write_atomic(Path(self.out) / relative, data)
 
     def get_bytes(self, relative: str) -> bytes | None:
         if self.remote:

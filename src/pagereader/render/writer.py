@@ -23,6 +23,8 @@ from pathlib import Path
 
 from PIL import Image
 
+from pagereader import atomic
+from pagereader.atomic import TEMP_SUFFIX
 from pagereader.errors import OutputError
 from pagereader.render.json import document_json_text
 from pagereader.render.overlay import draw_overlay
@@ -33,22 +35,6 @@ from pagereader.types import DocumentResult, ErrorItem, PageResult
 logger = logging.getLogger(__name__)
 
 _OVERLAY = re.compile(r"\d{3,}\.png")
-_TEMP = ".part"
-
-
-def _replace(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename; on an OSError the
-    temporary file is removed and the error raised."""
-    temp = path.with_name(f".{path.name}.{os.getpid()}{_TEMP}")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with temp.open("wb") as handle:
-            handle.write(data)
-        os.replace(temp, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            temp.unlink(missing_ok=True)
-        raise
 
 
 def _reason(exc: OSError) -> str:
@@ -59,7 +45,7 @@ def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file and a rename; OutputError if the
     folder cannot take it (the temporary file is removed)."""
     try:
-        _replace(path, data)
+        atomic.write_atomic(path, data)
     except OSError as exc:
         raise OutputError(f"cannot write {path.name}: {_reason(exc)}", file=path.parent) from None
 
@@ -67,7 +53,7 @@ def write_atomic(path: Path, data: bytes) -> None:
 def probe_folder(folder: Path, hint: str | None = None) -> None:
     """Create ``folder`` and check that it takes a file: an OutputError before the work, not
     after it, when it cannot."""
-    probe = folder / f".probe.{os.getpid()}{_TEMP}"
+    probe = folder / f".probe.{os.getpid()}{TEMP_SUFFIX}"
     try:
         folder.mkdir(parents=True, exist_ok=True)
         probe.touch()
@@ -124,7 +110,7 @@ class DocumentWriter:
         )
         path = self.overlay_path(page.index)
         try:
-            _replace(path, buffer.getvalue())
+            atomic.write_atomic(path, buffer.getvalue())
         except OSError as exc:
             self.unwritten[page.index] = f"cannot write the overlay {path}: {_reason(exc)}"
             return
@@ -166,7 +152,7 @@ class DocumentWriter:
         """Write one of the document's text files; ``result`` with the error if it failed."""
         path = self.folder / name
         try:
-            _replace(path, text.encode("utf-8"))
+            atomic.write_atomic(path, text.encode("utf-8"))
         except OSError as exc:
             message = f"cannot write {path}: {_reason(exc)}"
             hint = OutputError.default_hint
@@ -181,7 +167,7 @@ class DocumentWriter:
         wanted = {f"{index:03d}.png" for index in keep}
         for path in folder.iterdir():
             stale = _OVERLAY.fullmatch(path.name) and path.name not in wanted
-            if stale or path.name.endswith(_TEMP):
+            if stale or path.name.endswith(TEMP_SUFFIX):
                 try:
                     path.unlink()
                 except OSError as exc:

@@ -12,7 +12,6 @@ re-run of the job (after a crash) gets the same corrections again.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import threading
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from pagereader.atomic import write_atomic
 from pagereader.render.json import document_json
 from pagereader.render.markdown import document_markdown, page_markdown
 from pagereader.render.review import review_markdown
@@ -218,10 +218,7 @@ def corrected_json(
 
 
 def _write(path: Path, text: str) -> None:
-    """Write through a temporary file and a rename, so a reader never sees half a file."""
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    write_atomic(path, text.encode("utf-8"))
 
 
 def regenerate(
