@@ -10,7 +10,7 @@ tables) and ``ocr`` (the embedded OCR chosen from the page's script).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import (
     BaseModel,
@@ -21,10 +21,10 @@ from pydantic import (
     model_validator,
 )
 
-from pagereader.types import BlockKind, CheckName, Lang, Task
+from pagereader.types import BlockKind, CheckName, Lang, PageClass, Task
 
 BUILTIN_ENGINES = frozenset({"textlayer", "rapidocr", "tesseract", "grid", "ocr"})
-PAGE_CLASSES = ("digital", "scan", "dense", "native")
+PAGE_CLASSES: tuple[PageClass, ...] = get_args(PageClass)
 DEFAULT_MAX_IMAGE_PIXELS = 64_000_000
 DEFAULT_MAX_INFLATED_MB = 256
 DEFAULT_MAX_DOCUMENT_INFLATED_MB = 2048

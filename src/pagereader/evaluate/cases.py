@@ -26,12 +26,14 @@ from pagereader.evalset_manifest import MANIFEST_NAME, guess_lang
 from pagereader.evalset_manifest import read_manifest as read_manifest_entries
 from pagereader.evaluate.metrics import critical_patterns
 from pagereader.evaluate.olmocr import OlmoRule, baseline_rules, load_rules
+from pagereader.sources.image import IMAGE_SUFFIXES
 from pagereader.text import strip_markdown
 
 logger = logging.getLogger(__name__)
 
 DatasetFormat = Literal["manifest", "olmocr", "docling", "textref"]
-DOC_SUFFIXES = frozenset({".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".bmp"})
+DOC_SUFFIXES = frozenset({".pdf"}) | IMAGE_SUFFIXES
+"""What an evaluation set's documents may be: PDFs and images."""
 _REFERENCE_SUFFIXES = (".txt", ".gold.txt", ".expected.txt", ".textlayer.txt")
 
 

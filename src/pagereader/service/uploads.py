@@ -22,6 +22,7 @@ from python_multipart import MultipartParser
 from python_multipart.multipart import parse_options_header
 
 from pagereader.sources import SUPPORTED_SUFFIXES
+from pagereader.sources.image import IMAGE_SUFFIXES
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +37,6 @@ _CALLBACKS = [
     "part_data",
     "part_end",
 ]
-IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".bmp"})
 
 
 class UploadRefused(Exception):
