@@ -30,7 +30,7 @@ from pagereader.service.metrics import CONTENT_TYPE
 from pagereader.service.origin import OriginGuard
 from pagereader.service.review_api import review_router
 from pagereader.service.runner import Service
-from pagereader.service.sessions import COOKIE, SessionStore
+from pagereader.service.sessions import SessionStore, set_session_cookie
 from pagereader.service.submit import error_response, submit_upload
 from pagereader.service.ui.routes import LoginRequired, static_files, ui_router
 
@@ -120,7 +120,7 @@ def create_app(
             return RedirectResponse("/ui/login", 303)
         session_id, _session = sessions.create(ANONYMOUS)  # an open service needs no login
         answer = RedirectResponse(str(request.url.path), 303)
-        answer.set_cookie(COOKIE, session_id, httponly=True, samesite="strict", path="/")
+        set_session_cookie(answer, request, session_id)
         return answer
 
     app.include_router(review_router(service))

@@ -17,10 +17,19 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from fastapi import Request, Response
+
 from pagereader.service.auth import COOKIE, CSRF_HEADER, Principal, Role
 from pagereader.service.store import open_store
 
-__all__ = ["COOKIE", "CSRF_FIELD", "CSRF_HEADER", "Session", "SessionStore"]
+__all__ = [
+    "COOKIE",
+    "CSRF_FIELD",
+    "CSRF_HEADER",
+    "Session",
+    "SessionStore",
+    "set_session_cookie",
+]
 CSRF_FIELD = "csrf_token"
 SESSION_SECONDS = 12 * 3600
 
@@ -93,3 +102,16 @@ class SessionStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def set_session_cookie(response: Response, request: Request, session_id: str) -> None:
+    """The one way the session cookie is set: HTTP-only, same-site strict, for the whole
+    site, and secure whenever the request came over HTTPS."""
+    response.set_cookie(
+        COOKIE,
+        session_id,
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+        path="/",
+    )

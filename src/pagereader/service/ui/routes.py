@@ -25,7 +25,7 @@ from pagereader.service.auth import ANONYMOUS, COOKIE, Principal, TokenStore
 from pagereader.service.jobs import FINISHED, Job
 from pagereader.service.review_api import ReviewError, block_entries, decide, job_document
 from pagereader.service.runner import Service
-from pagereader.service.sessions import CSRF_FIELD, Session, SessionStore
+from pagereader.service.sessions import CSRF_FIELD, Session, SessionStore, set_session_cookie
 from pagereader.service.submit import submit_upload
 
 logger = logging.getLogger(__name__)
@@ -65,17 +65,6 @@ def _duration(job: Job) -> str:
         datetime.fromisoformat(job.finished) - datetime.fromisoformat(job.created)
     ).total_seconds()
     return f"{seconds:.1f} s"
-
-
-def _cookie(response: Response, request: Request, value: str) -> None:
-    response.set_cookie(
-        COOKIE,
-        value,
-        httponly=True,
-        samesite="strict",
-        secure=request.url.scheme == "https",
-        path="/",
-    )
 
 
 def ui_router(service: Service, tokens: TokenStore, sessions: SessionStore) -> APIRouter:
@@ -120,7 +109,7 @@ def ui_router(service: Service, tokens: TokenStore, sessions: SessionStore) -> A
             return RedirectResponse("/ui/login?error=unknown+token", 303)
         session_id, _ = sessions.create(principal)
         response = RedirectResponse("/ui/", 303)
-        _cookie(response, request, session_id)
+        set_session_cookie(response, request, session_id)
         logger.info("UI login: %s (%s)", principal.name, principal.role)
         return response
 
