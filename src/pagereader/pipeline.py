@@ -270,7 +270,9 @@ async def aparse(
     """Parse one document. Never raises for bad input: the result carries the errors.
 
     ``name``: what the document is called in the result and its errors when that is not the
-    path read (a remote input's URI, not the file it was downloaded to)."""
+    path read (a remote input's URI, not the file it was downloaded to). ``on_page`` runs in a
+    worker thread, as the file hashing and the page cache do: nothing here blocks the loop that
+    a service answers its requests on."""
     path = Path(path)
     ctx = ctx or make_context(options)
     options = ctx.options
@@ -315,13 +317,17 @@ async def aparse(
             logger.info("%s: %s", file, warning)
             ctx.emit("warning", file=file, message=warning)
         ctx.emit("document_start", file=file, pages=len(indices))
-        keys = (file_digest(path), options_digest(options)) if cache else None
+        keys = (
+            (await asyncio.to_thread(file_digest, path), options_digest(options)) if cache else None
+        )
         limit = asyncio.Semaphore(options.budget.pages_in_flight)
         seen: dict[str, asyncio.Future[PageResult | None]] = {}
 
         async def one(index: int) -> PageResult:
             async with limit:
-                cached = cache.get(*keys, index) if cache and keys else None
+                cached = (
+                    await asyncio.to_thread(cache.get, *keys, index) if cache and keys else None
+                )
                 if cached is not None:
                     result = cached
                     wants_raster = on_page is not None and options.output.overlays
@@ -330,9 +336,9 @@ async def aparse(
                     result, rendered = await parse_page(ctx, source, index, seen)
                     result = _clean(result, file)
                     if cache and keys:
-                        cache.put(*keys, result)
-            if on_page is not None:
-                on_page(result, rendered)
+                        await asyncio.to_thread(cache.put, *keys, result)
+            if on_page is not None:  # an overlay's PNG encoding and write: off the loop
+                await asyncio.to_thread(on_page, result, rendered)
             ctx.emit("page_done", file=file, page=index, cached=cached is not None)
             return result
 
@@ -425,4 +431,5 @@ async def aparse_to_folder(
 
     started = time.perf_counter()
     result = await aparse(path, ctx=ctx, on_page=on_page, cache=cache, name=name)
-    return writer.finish(result, ctx.options.budget.target_page_s, time.perf_counter() - started)
+    elapsed = time.perf_counter() - started
+    return await asyncio.to_thread(writer.finish, result, ctx.options.budget.target_page_s, elapsed)
