@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import httpx
+from fastapi.testclient import TestClient
 from PIL import Image
 
 from pagereader.options import Options
@@ -43,3 +44,21 @@ def test_open_service_ui_makes_a_session_and_escapes_names(tmp_path: Path) -> No
             .headers["content-type"]
             .startswith("text/javascript")
         )
+
+
+def test_the_jobs_page_shows_fifty_newest_first_and_pages_on(tmp_path: Path) -> None:
+    app = create_app(tmp_path, Options())
+    store = app.state.service.store
+    for n in range(55):  # jobs in the store only: no worker runs without the lifespan
+        store.create(f"{n:032x}", f"deck-{n:02d}.pdf", "0" * 64, tmp_path / "jobs" / str(n))
+    browser = TestClient(app, base_url="http://127.0.0.1")  # no lifespan: no worker claims them
+    first = browser.get("/ui/").text
+    names = re.findall(r">(deck-\d\d\.pdf)<", first)
+    assert names == [f"deck-{n:02d}.pdf" for n in range(54, 4, -1)]
+    assert 'href="/ui/?page=2"' in first and "newer" not in first
+    second = browser.get("/ui/", params={"page": 2}).text
+    assert re.findall(r">(deck-\d\d\.pdf)<", second) == [
+        f"deck-{n:02d}.pdf" for n in range(4, -1, -1)
+    ]
+    assert 'href="/ui/?page=1"' in second and "older" not in second
+    assert browser.get("/ui/", params={"page": 0}).status_code == 422

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -56,6 +56,31 @@ def verdict_class(verdict: str, decided: bool) -> str:
     if verdict == "review":
         return "review"
     return "corrected" if verdict in CORRECTED else "accepted"
+
+
+JOBS_PER_PAGE = 50
+"""Rows of the jobs page, newest first."""
+
+
+def _job_rows(service: Service, page_number: int) -> tuple[list[dict[str, Any]], bool]:
+    """One page of the jobs table and whether older jobs follow (in a worker thread: it reads
+    the stores and each finished job's flagged blocks)."""
+    newest = list(reversed(service.store.list_jobs()))
+    start = (page_number - 1) * JOBS_PER_PAGE
+    rows = []
+    for job in newest[start : start + JOBS_PER_PAGE]:
+        flagged = service.flagged(job)
+        open_flags = len(flagged - service.reviews.current(job.id).keys()) if flagged else 0
+        rows.append(
+            {
+                "job": job,
+                "flagged": len(flagged),
+                "open": open_flags,
+                "time": _duration(job),
+                "finished": job.status in FINISHED,
+            }
+        )
+    return rows, len(newest) > start + JOBS_PER_PAGE
 
 
 def _duration(job: Job) -> str:
@@ -125,22 +150,10 @@ def ui_router(service: Service, tokens: TokenStore, sessions: SessionStore) -> A
         return response
 
     @router.get("/ui/", response_model=None)
-    async def jobs(request: Request) -> Response:
+    async def jobs(request: Request, page_number: int = Query(1, ge=1, alias="page")) -> Response:
         session = session_of(request)
-        rows = []
-        for job in reversed(service.store.list_jobs()):
-            flagged = await asyncio.to_thread(service.flagged, job)
-            open_flags = len(flagged - service.reviews.current(job.id).keys()) if flagged else 0
-            rows.append(
-                {
-                    "job": job,
-                    "flagged": len(flagged),
-                    "open": open_flags,
-                    "time": _duration(job),
-                    "finished": job.status in FINISHED,
-                }
-            )
-        return page(request, "jobs.html", session, rows=rows)
+        rows, more = await asyncio.to_thread(_job_rows, service, page_number)
+        return page(request, "jobs.html", session, rows=rows, page_number=page_number, more=more)
 
     @router.post("/ui/upload", response_model=None)
     async def upload(request: Request) -> Response:
