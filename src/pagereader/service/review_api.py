@@ -20,9 +20,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
-from PIL import Image
 from pydantic import ValidationError
 
+from pagereader.errors import PagereaderError
 from pagereader.service.auth import Principal, require
 from pagereader.service.corrections import (
     REVIEW_ACTIONS,
@@ -35,6 +35,7 @@ from pagereader.service.corrections import (
 from pagereader.service.evalset import export_evalset
 from pagereader.service.jobs import FINISHED, Job
 from pagereader.service.json_body import BodyError, read_json
+from pagereader.service.review_crops import block_crop
 from pagereader.service.runner import Service
 from pagereader.service.schemas import ReviewBody, invalid_body
 from pagereader.types import BlockResult, DocumentResult
@@ -44,7 +45,6 @@ logger = logging.getLogger(__name__)
 Reader = Annotated[Principal, Depends(require("reader"))]
 Reviewer = Annotated[Principal, Depends(require("reviewer"))]
 Admin = Annotated[Principal, Depends(require("admin"))]
-CROP_MARGIN = 6
 MAX_TEXT_CHARS = 100_000
 MAX_BODY_BYTES = 2 * 1024 * 1024  # MAX_TEXT_CHARS even as escaped surrogate pairs, 12 bytes each
 _VERDICT_RANK = {"review": 0, "retry": 1, "escalate": 1, "fallback": 1, "accept": 2}
@@ -210,25 +210,19 @@ async def _regenerate(service: Service, job: Job) -> None:
 
 
 def crop_png(service: Service, job_id: str, page: int, order: int) -> bytes:
-    """The block cut out of the page picture, a few pixels around it."""
+    """The block cut out of its page rendered afresh from the upload, framed (see
+    review_crops.py: the overlay's tags would hide the characters to check)."""
     doc = job_document(service, job_id)
     block, _ = doc.block(page, order)
-    page_result = next(p for p in doc.original.pages if p.index == page)
-    path = Path(doc.job.output) / "pages" / f"{page:03d}.png"
-    if not path.is_file():
-        raise ReviewError(404, f"job {job_id} has no picture of page {page}")
-    with Image.open(path) as image:
-        k = image.width / max(1.0, page_result.width)
-        x0, y0, x1, y1 = block.block.bbox
-        box = (
-            max(0, int(x0 * k) - CROP_MARGIN),
-            max(0, int(y0 * k) - CROP_MARGIN),
-            min(image.width, int(x1 * k) + CROP_MARGIN),
-            min(image.height, int(y1 * k) + CROP_MARGIN),
-        )
-        buffer = io.BytesIO()
-        image.convert("RGB").crop(box).save(buffer, format="PNG")
-    return buffer.getvalue()
+    upload = service.upload_path(doc.job)
+    if not upload.is_file():
+        raise ReviewError(404, f"job {job_id} has no upload to cut page {page} from")
+    try:
+        image, scale = service.clean_pages.page(upload, page)
+    except PagereaderError as exc:
+        message = f"page {page} of job {job_id} cannot be rendered: {exc.message}"
+        raise ReviewError(404, message) from None
+    return block_crop(image, scale, block.block.bbox)
 
 
 def evalset_zip(service: Service) -> tuple[bytes, int]:

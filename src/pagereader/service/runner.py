@@ -25,6 +25,7 @@ from pagereader.service.jobs import FINISHED, Job, JobStore
 from pagereader.service.limits import ServiceLimits
 from pagereader.service.logs import job_context
 from pagereader.service.metrics import ServiceMetrics
+from pagereader.service.review_crops import CleanPages
 from pagereader.types import DocumentResult, ErrorItem
 
 logger = logging.getLogger(__name__)
@@ -58,6 +59,7 @@ class Service:
         self._flagged: dict[str, frozenset[tuple[int, int]]] = {}
         self.review_lock = asyncio.Lock()  # one regeneration of a job's outputs at a time
         self.ctx = make_context(options, on_event=self._on_event)
+        self.clean_pages = CleanPages(options)
         self.engines = EngineCheck(self.ctx)
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -137,6 +139,7 @@ class Service:
         self.cache.close()
         self.reviews.close()
         self.store.close()
+        self.clean_pages.close()
         self.lock.release()
 
     def notify(self) -> None:
