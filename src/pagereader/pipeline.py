@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from pagereader.cache import PageCache, file_digest, options_digest
+from pagereader.document_result import document_result, named, select_pages
 from pagereader.engines.rapidocr import load_models as load_ocr_models
 from pagereader.engines.registry import build_engines
 from pagereader.errors import PagereaderError, TooManyPagesError
@@ -22,7 +23,7 @@ from pagereader.layout.detector import load_model as load_layout_model
 from pagereader.options import Options
 from pagereader.page_digest import layer_digest, raster_digest
 from pagereader.render.json import SCHEMA_VERSION
-from pagereader.render.markdown import document_markdown, page_markdown
+from pagereader.render.markdown import page_markdown
 from pagereader.render.writer import DocumentWriter
 from pagereader.runtime import PageLookup, Runtime, SharedPage
 from pagereader.sources import InflateLimits, SourceDocument, open_source
@@ -39,7 +40,7 @@ from pagereader.stages.recognize import run_recognize
 from pagereader.stages.state import PageState
 from pagereader.stages.verify import run_verify
 from pagereader.timing import PageTimer
-from pagereader.types import DocumentResult, ErrorItem, PageResult, Status
+from pagereader.types import DocumentResult, ErrorItem, PageResult
 from pagereader.unicode import clean_model
 
 logger = logging.getLogger(__name__)
@@ -205,38 +206,6 @@ async def _run_stages(
     return page_result(state, timer.result()), state.rendered
 
 
-def _status(pages: list[PageResult], errors: list[ErrorItem]) -> Status:
-    if not pages or all(p.errors and not p.blocks for p in pages):
-        return "failed"
-    if errors or any(p.errors for p in pages):
-        return "partial"
-    return "ok"
-
-
-def _select_pages(
-    options: Options, count: int, file: str
-) -> tuple[list[int], list[ErrorItem], str]:
-    """The pages to parse, errors, and a warning: a selection running past the end is cut
-    to the document (a warning); one with no page inside it is an error."""
-    if not options.pages:
-        return list(range(1, count + 1)), [], ""
-    wanted = sorted(set(options.pages))
-    inside = [p for p in wanted if p <= count]
-    past = len(wanted) - len(inside)
-    if not inside:
-        error = ErrorItem(
-            file=file,
-            stage="ingest",
-            message=f"no selected page exists (first selected: {wanted[0]})",
-            hint=f"the document has {count} pages",
-        )
-        return [], [error], ""
-    warning = ""
-    if past:
-        warning = f"{past} selected page(s) past the end ignored; the document has {count} pages"
-    return inside, [], warning
-
-
 def _clean(result: PageResult, file: str) -> PageResult:
     """The page with text every output can hold and show (see unicode.py), saying what was
     changed."""
@@ -312,7 +281,7 @@ async def aparse(
         ctx.emit("document_failed", file=file, error=failed.errors[0].line())
         return named(failed, str(path), file)
     try:
-        indices, errors, warning = _select_pages(options, source.page_count, file)
+        indices, errors, warning = select_pages(options, source.page_count, file)
         if warning:
             logger.info("%s: %s", file, warning)
             ctx.emit("warning", file=file, message=warning)
@@ -359,41 +328,6 @@ async def aparse(
     seconds = time.perf_counter() - started
     ctx.emit("document_done", file=file, status=result.status, seconds=seconds)
     return result
-
-
-def named(result: DocumentResult, local: str, name: str) -> DocumentResult:
-    """``result`` with its errors naming the document as ``name`` rather than ``local``."""
-    if local == name:
-        return result
-
-    def rename(errors: tuple[ErrorItem, ...]) -> tuple[ErrorItem, ...]:
-        return tuple(e.model_copy(update={"file": name}) if e.file == local else e for e in errors)
-
-    pages = tuple(p.model_copy(update={"errors": rename(p.errors)}) for p in result.pages)
-    return result.model_copy(update={"errors": rename(result.errors), "pages": pages})
-
-
-def document_result(
-    file: str,
-    page_count: int,
-    pages: list[PageResult],
-    errors: list[ErrorItem],
-    options: Options,
-    warnings: tuple[str, ...] = (),
-) -> DocumentResult:
-    """A document from its pages in page order; also merges the page ranges of one document
-    that were read apart."""
-    result = DocumentResult(
-        schema_version=SCHEMA_VERSION,
-        source=file,
-        status=_status(pages, errors),
-        page_count=page_count,
-        pages=tuple(pages),
-        errors=tuple(errors) + tuple(e for p in pages for e in p.errors),
-        warnings=warnings,
-        markdown=document_markdown(pages, options.output.markdown_page_breaks),
-    )
-    return clean_model(result)[0]  # a file name not in UTF-8 (the pages are clean already)
 
 
 def parse(path: str | Path, options: Options | None = None) -> DocumentResult:

@@ -24,18 +24,13 @@ from pagereader.batch.manifest import Outcome
 from pagereader.batch.pages import LabelledPages, Mode, WorkerPages
 from pagereader.batch.storage import Destination
 from pagereader.config_file import override
+from pagereader.document_result import document_result
 from pagereader.engine_check import EngineCheck
 from pagereader.errors import InputError, PagereaderError
 from pagereader.heap import bound_heap
 from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.page_store import Row
-from pagereader.pipeline import (
-    aparse,
-    aparse_to_folder,
-    document_result,
-    load_embedded_models,
-    make_context,
-)
+from pagereader.pipeline import aparse, aparse_to_folder, load_embedded_models, make_context
 from pagereader.render.writer import DocumentWriter
 from pagereader.runtime import Runtime
 from pagereader.sources import InflateLimits, open_source
