@@ -101,7 +101,10 @@ def test_a_logo_on_every_slide_is_in_no_slides_prose(
 
 def test_picture_only_slides_are_not_empty(deck: tuple[NativeDeck, DocumentResult]) -> None:
     built, result = deck
-    assert PICTURE_ALT in _page(result, built.picture).markdown
+    page = _page(result, built.picture)
+    # the alt text describes the picture: inside the figure's marker, not printed as slide text
+    assert f"<!-- figure: {PICTURE_ALT} -->" in page.markdown
+    assert [r.text for r in page.blocks if r.block.kind == "figure"] == [PICTURE_ALT]
     assert "<!-- figure -->" in _page(result, built.bare_picture).markdown
 
 

@@ -3,8 +3,10 @@
 Pictures are where OCR reads garbage: a screenshot's small print, a poster's ornamental
 letters, a photographed manuscript. The block checks leave figures alone (a chart's ticks are
 not prose), so the text a picture adds is judged here, with the signs the plausibility check
-uses on text blocks and two of its own: letters run together into words longer than any
-language writes, and a confidence that a picture must clear to be printed at all.
+uses on text blocks and three of its own: letters run together into words longer than any
+language writes, a confidence that a picture must clear to be printed at all, and text that is
+chiefly numbers (a chart's ticks and legend years: OCR reads them as a row of numbers with no
+way to tell which value belongs to which bar, which a chart engine or the chart's data must say).
 """
 
 from __future__ import annotations
@@ -30,6 +32,17 @@ _LONG_WORD = 16
 """Latin letters in a row beyond this are words run together by a misread (no spaces seen)."""
 _LONG_SHARE = 0.3
 _LATIN_RUN = re.compile(r"[A-Za-z]+")
+_NUMBER = re.compile(r"^[-+(]?[\d.,:/%$€£¥-]*\d[\d.,:/%$€£¥)-]*$")
+_NUMBERS_SHARE = 0.75
+_MIN_NUMBERS = 4
+
+
+def number_share(text: str) -> float:
+    """Share of the words that are numbers (ticks, years, ranges, amounts), when there are at
+    least four of them; 0 otherwise."""
+    words = text.split()
+    numbers = sum(1 for word in words if _NUMBER.match(word))
+    return numbers / len(words) if numbers >= _MIN_NUMBERS else 0.0
 
 
 def long_run_share(text: str) -> float:
@@ -56,6 +69,11 @@ def check_picture_text(text: str, confidence: float | None, page_script: str) ->
         reasons.append(f"{odd_latin_words(text):.0%} of the words have no vowel or mixed case")
     if symbol_share(text) > 0.3:
         reasons.append(f"{symbol_share(text):.0%} of the characters are symbols")
+    if number_share(text) >= _NUMBERS_SHARE:
+        reasons.append(
+            f"{number_share(text):.0%} of the words are numbers: a chart's ticks and legend, "
+            "read without the chart that pairs them"
+        )
     if long_run_share(text) >= _LONG_SHARE:
         reasons.append("letters run together into words longer than any language writes")
     return [Finding(check=CHECK, message=reason, severity="warn") for reason in reasons]

@@ -4,13 +4,15 @@ The body is cut on whitespace. A vertical cut (between columns) is tried first, 
 are read one after the other; when no vertical gap runs through the whole region (a title or a
 footnote spans the columns) the region is cut into horizontal strips instead, and strips that
 only together show a column gutter are joined again so that a coincidental horizontal gap in
-both columns does not interleave them.
+both columns does not interleave them. Only text shows columns here: a logo beside a slide's
+title is not a column, and joining on it would read the lines under the logo before the title.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from itertools import pairwise
 
 from pagereader.types import Block
 
@@ -49,15 +51,44 @@ def _has_columns(blocks: Sequence[Block], min_gap: float, shrink: float) -> bool
     return len(blocks) > 1 and len(_split(blocks, 0, min_gap, shrink)) > 1
 
 
+def _gutters(blocks: Sequence[Block], min_gap: float, shrink: float) -> list[tuple[float, float]]:
+    """The whitespace between neighbouring columns of blocks, as (left, right) x-extents."""
+    columns = _split(blocks, 0, min_gap, shrink)
+    return [
+        (max(b.bbox[2] for b in left), min(b.bbox[0] for b in right))
+        for left, right in pairwise(columns)
+    ]
+
+
+def _crosses(block: Block, gutters: list[tuple[float, float]], shrink: float) -> bool:
+    """Whether the block runs over the left edge of a column after a gutter (a line ending
+    short of the gutter's right side is ragged text of the column before)."""
+    return any(block.bbox[0] + shrink < hi < block.bbox[2] - shrink for _, hi in gutters)
+
+
+def _continues(prev: list[Block], strip: list[Block], min_gap: float, shrink: float) -> bool:
+    """Whether the text of two strips runs on in the same columns: one of them has columns, no
+    text of the other runs over the left edge of their columns, and their union keeps a gutter."""
+    above = [b for b in prev if b.kind != "figure"]
+    below = [b for b in strip if b.kind != "figure"]
+    columned = False
+    for side, other in ((above, below), (below, above)):
+        if _has_columns(side, min_gap, shrink):
+            columned = True
+            gutters = _gutters(side, min_gap, shrink)
+            if any(_crosses(b, gutters, shrink) for b in other):
+                return False
+    return columned and _has_columns(prev + strip, min_gap, shrink)
+
+
 def _join_column_strips(
     strips: list[list[Block]], min_gap: float, shrink: float
 ) -> list[list[Block]]:
-    """Join neighbouring strips when one of them has columns and their union keeps a gutter."""
+    """Join neighbouring strips whose text runs on in columns (see ``_continues``)."""
     out: list[list[Block]] = [strips[0]]
     for strip in strips[1:]:
         prev = out[-1]
-        either = _has_columns(prev, min_gap, shrink) or _has_columns(strip, min_gap, shrink)
-        if either and _has_columns(prev + strip, min_gap, shrink):
+        if _continues(prev, strip, min_gap, shrink):
             out[-1] = prev + strip
         else:
             out.append(strip)

@@ -1,4 +1,10 @@
-"""Markdown of pages and documents. Headers and footers stay in the JSON, out of the prose."""
+"""Markdown of pages and documents. Headers and footers stay in the JSON, out of the prose.
+
+A figure prints what was read in its picture as text after its marker; a deck picture's alt
+text is the author's description of the picture, not text the slide shows, so it goes inside
+the marker (``<!-- figure: a map of the sites -->``), where a reader of the source finds it and a
+rendered page does not show it as slide text.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +20,8 @@ _BULLET = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶‣⁃∙·\-\*�
 _NUMBERED = re.compile(r"^\s*(\d+[.)]|\(\w\)|[a-z][.)]|[一二三四五六七八九十]+、|[가-하][.)])\s*")
 
 
+DESCRIBED_SOURCES = frozenset({"pptx-picture", "pptx-object"})
+"""Figure sources whose text is the alt text of the picture (a deck's pictures are not OCRed)."""
 _BULLET_GLYPH = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶‣⁃∙·]\s*")
 
 
@@ -51,6 +59,9 @@ def block_markdown(result: BlockResult) -> str:
     if kind == "formula":
         return f"$$\n{text}\n$$" if text else ""
     if kind == "figure":
+        if result.block.source in DESCRIBED_SOURCES:
+            alt = " ".join(result.text.split()).replace("--", "- -")
+            return f"<!-- figure: {alt} -->" if alt else "<!-- figure -->"
         return "<!-- figure -->" + (f"\n\n{text}" if text else "")
     if kind == "caption":
         return f"*{text}*" if text else ""

@@ -169,8 +169,10 @@ def scan_blocks(state: PageState, ctx: Runtime) -> list[Block]:
 
 def furniture_rows(blocks: list[Block]) -> list[Block]:
     """One-line blocks on the same row as a running header or footer share its kind (the page
-    number and chapter beside a centred running title)."""
-    marks = [b for b in blocks if b.kind in ("header", "footer")]
+    number and chapter beside a centred running title). A picture in the margin (a logo, a
+    slide's coloured band) is furniture of its own: the footnote printed over a slide's band is
+    the slide's text."""
+    marks = [b for b in blocks if b.kind in ("header", "footer") and b.source != "pdf-image"]
     out = []
     for block in blocks:
         if block.kind in ("text", "title") and len(block.lines) <= 1:

@@ -92,3 +92,35 @@ def test_slightly_overlapping_boxes_still_split_columns() -> None:
 def test_empty_and_single() -> None:
     assert order_blocks([], W, H) == []
     assert names(order_blocks([blk("only", (0, 0, 10, 10))], W, H)) == ["only"]
+
+
+def test_a_logo_beside_the_title_is_not_a_column() -> None:
+    """A slide: a logo at the top left, the title at the top right, the body below the logo.
+    The logo made a left 'column' with the first body line, read before the title."""
+    blocks = [
+        blk("logo", (0, 0, 217, 81), "figure"),
+        blk("title", (376, 51, 544, 93), "title"),
+        blk("lead", (43, 135, 135, 157)),
+        blk("item1", (43, 165, 566, 219), "list"),
+        blk("item2", (43, 228, 187, 251), "list"),
+    ]
+    assert names(order_blocks(blocks, 720, 540)) == ["logo", "title", "lead", "item1", "item2"]
+
+
+def test_two_boxes_under_a_title_beside_a_logo_are_read_one_at_a_time() -> None:
+    blocks = [
+        blk("logo", (0, 0, 217, 81), "figure"),
+        blk("title", (334, 51, 586, 92), "title"),
+        blk("L head", (43, 136, 261, 196)),
+        blk("R head", (373, 136, 544, 196)),
+        blk("L item", (43, 208, 344, 303), "list"),
+        blk("R item", (373, 208, 674, 303), "list"),
+    ]
+    assert names(order_blocks(blocks, 720, 540)) == [
+        "logo",
+        "title",
+        "L head",
+        "L item",
+        "R head",
+        "R item",
+    ]

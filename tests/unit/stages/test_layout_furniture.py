@@ -22,3 +22,15 @@ def test_page_number_beside_a_running_title_becomes_a_header() -> None:
     ]
     kinds = [b.kind for b in furniture_rows(blocks)]
     assert kinds == ["header", "header", "header", "text", "footer", "text"]
+
+
+def test_a_footnote_over_a_slides_band_stays_text() -> None:
+    """A slide's coloured band at the bottom is a picture in the margin (a footer); the footnote
+    and the slide number printed over it are the slide's text."""
+    band = Block(kind="footer", bbox=(0, 490, 720, 540), source="pdf-image")
+    blocks = [
+        band,
+        _block("text", (300, 505, 500, 520)),
+        _block("text", (690, 500, 700, 510)),
+    ]
+    assert [b.kind for b in furniture_rows(blocks)] == ["footer", "text", "text"]
