@@ -148,6 +148,15 @@ def is_page_number(text: str) -> bool:
     return bool(_PAGE_NUMBER_RE.match(text.strip()))
 
 
+_FOOTNOTE_RE = re.compile(r"^(?:\*{1,3}|[†‡§¶]{1,2}|[¹²³⁴⁵⁶⁷⁸⁹⁰]{1,3})\s*[^\W\d_]")
+
+
+def is_footnote(text: str) -> bool:
+    """True for '** Codified in NIST SP 800-63', '† Estimated', '¹ See above': a note the page
+    marks as its own, never a running footer, however close to the edge."""
+    return bool(_FOOTNOTE_RE.match(text.strip()))
+
+
 def body_font_size(lines: Sequence[TextLine]) -> float:
     """Median size over the page's lines, weighted by characters: the body text's size."""
     sizes: list[float] = []
@@ -171,6 +180,8 @@ def guess_kind(
     in_top = box[3] <= page_height * BAND
     in_bottom = box[1] >= page_height * (1 - BAND)
     looks_title = body_size > 0 and size >= 1.25 * body_size and not is_page_number(text)
+    if in_bottom and is_footnote(text):
+        return "text"
     if (in_top or in_bottom) and short and (has_body or is_page_number(text)) and not looks_title:
         return "header" if in_top else "footer"
     on_edge = box[3] <= page_height * EDGE or box[1] >= page_height * (1 - EDGE)
@@ -320,6 +331,18 @@ def _continues(para: _Para, row: list[TextLine]) -> float | None:
     return None if first_line_indent else gap
 
 
+def _runs_on(para: _Para, row: list[TextLine], band: int) -> bool:
+    """A body paragraph whose sentence runs on into the bottom band (a slide's last bullet
+    wrapped over the footer's height): its last line does not end a sentence and the row is no
+    page number. Whether the row is close enough and of the same size is _continues' part."""
+    return (
+        para.band == 0
+        and band == 1
+        and not ends_sentence(_row_text(para.rows[-1]))
+        and not is_page_number(_row_text(row))
+    )
+
+
 def _usable(line: TextLine) -> bool:
     """A line with text, or a detected line box whose text is still to be read."""
     box = line.bbox
@@ -334,7 +357,7 @@ def paragraph_lines(lines: Sequence[TextLine], page_height: float) -> list[list[
         band = _band(_row_box(row), page_height)
         best: tuple[float, int] | None = None
         for index, para in enumerate(paras):
-            gap = _continues(para, row) if para.band == band else None
+            gap = _continues(para, row) if para.band == band or _runs_on(para, row, band) else None
             if gap is not None and (best is None or gap < best[0]):
                 best = (gap, index)
         if best is None:

@@ -6,6 +6,8 @@ footnote spans the columns) the region is cut into horizontal strips instead, an
 only together show a column gutter are joined again so that a coincidental horizontal gap in
 both columns does not interleave them. Only text shows columns here: a logo beside a slide's
 title is not a column, and joining on it would read the lines under the logo before the title.
+A picture behind text (a slide's backdrop, a watermark) takes no part in the cuts: spanning the
+rows, it would leave no whitespace to cut on. It is read just before the first block it holds.
 """
 
 from __future__ import annotations
@@ -111,10 +113,28 @@ def _xy_cut(blocks: list[Block], width: float, height: float) -> list[Block]:
     return sorted(blocks, key=lambda b: (b.bbox[1], b.bbox[0]))
 
 
+def _holds(picture: Block, block: Block) -> bool:
+    """Whether the block's centre lies inside the picture."""
+    x, y = (block.bbox[0] + block.bbox[2]) / 2, (block.bbox[1] + block.bbox[3]) / 2
+    return picture.bbox[0] <= x <= picture.bbox[2] and picture.bbox[1] <= y <= picture.bbox[3]
+
+
+def _with_backdrops(body: list[Block], width: float, height: float) -> list[Block]:
+    """The XY-cut order of the body, pictures behind text left out of the cuts and put back
+    before the first block they hold."""
+    text = [b for b in body if b.kind != "figure"]
+    backdrops = [b for b in body if b.kind == "figure" and any(_holds(b, t) for t in text)]
+    ordered = _xy_cut([b for b in body if b not in backdrops], width, height)
+    for picture in backdrops:
+        at = next((i for i, b in enumerate(ordered) if b is not picture and _holds(picture, b)))
+        ordered.insert(at, picture)
+    return ordered
+
+
 def order_blocks(blocks: Sequence[Block], page_width: float, page_height: float) -> list[Block]:
     """Return the blocks in reading order with ``order`` set to 0..n-1."""
     headers = sorted((b for b in blocks if b.kind == "header"), key=lambda b: b.bbox[1::-1])
     footers = sorted((b for b in blocks if b.kind == "footer"), key=lambda b: b.bbox[1::-1])
     body = [b for b in blocks if b.kind not in ("header", "footer")]
-    ordered = headers + _xy_cut(body, page_width, page_height) + footers
+    ordered = headers + _with_backdrops(body, page_width, page_height) + footers
     return [b.model_copy(update={"order": i}) for i, b in enumerate(ordered)]

@@ -22,6 +22,8 @@ _CONTRAST = 14
 """Least gray-level difference that sets a fill off the background, or one fill off another."""
 _LINE = 8
 """Least gray-level difference between a thin separator line and the fills on both sides."""
+_EDGE_SLACK = 6
+"""Pixels from the raster's edge within which a fill counts as running off the page."""
 _MIN_FILL = 0.002
 """Share of the raster below which flat fills are too few to hold a filled table."""
 
@@ -90,6 +92,21 @@ def _filled(smooth: Gray, background: int) -> Gray:
     return np.where((spread <= limit) & (off > _CONTRAST), 255, 0).astype(np.uint8)
 
 
+def _inner(filled: Gray) -> Gray:
+    """The fills that do not reach the raster's edge: a slide's coloured band, a backdrop
+    picture's flat tint or a page-wide panel runs off the page, a table's cells do not (kept,
+    they would join two tables and everything between them into one)."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=8)
+    if count <= 1:
+        return filled
+    height, width = filled.shape
+    x, y, w, h = (stats[:, i] for i in range(4))
+    m = _EDGE_SLACK  # the 5x5 flatness test leaves a fill a few pixels short of the edge
+    edge = (x <= m) | (y <= m) | (x + w >= width - m) | (y + h >= height - m)
+    edge[0] = True  # label 0 is what is not filled
+    return np.where(edge[labels], 0, 255).astype(np.uint8)
+
+
 def _fill_edges(smooth: Gray, filled: Gray, horizontal: bool) -> Gray:
     """Pixels between two fills that are a thin line off both, or the step from one to the other."""
     found = np.zeros_like(smooth)
@@ -118,7 +135,7 @@ def ruling_masks(gray: Gray, background: int, h_len: int, v_len: int) -> tuple[G
     """
     bw = _without_solids(_binary(gray), max(15, min(gray.shape) // 60))
     smooth = np.asarray(cv2.GaussianBlur(gray, (3, 3), 0), dtype=np.uint8)
-    filled = _filled(smooth, background)
+    filled = _inner(_filled(smooth, background))
     if cv2.countNonZero(filled) < _MIN_FILL * filled.size:
         empty = np.zeros_like(filled)
         return _rulings(bw, h_len, True), _rulings(bw, v_len, False), empty

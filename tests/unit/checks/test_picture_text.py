@@ -31,3 +31,12 @@ def test_a_charts_ticks_are_not_printed() -> None:
 def test_a_diagrams_labels_are_printed() -> None:
     text = "Client sends request to Gateway, Gateway forwards to Service 2"
     assert check_picture_text(text, 0.95, "latin") == []
+
+
+def test_a_poster_read_at_middling_confidence_is_not_printed() -> None:
+    """A cartoon poster's ornamental letters: real words among misreads, at 0.85 on average."""
+    text = "& OTHER AN INCREDILE CDNCECRON AND MCST ENTTRGAINING CARTCONS ENR"
+    findings = check_picture_text(text, 0.853, "latin")
+    assert [f.severity for f in findings] == ["warn"]
+    assert "confidence 0.85" in findings[0].message
+    assert check_picture_text("& OTHER WEIRD CARTOONS", 0.95, "latin") == []

@@ -6,6 +6,7 @@ from pagereader.layout.paragraphs import (
     block_text,
     group_lines,
     is_caption,
+    is_footnote,
     is_list_item,
     is_page_number,
     join_lines,
@@ -160,3 +161,34 @@ def test_fragments_of_a_row_are_joined() -> None:
         ("list", "2. Spell Check : By the 1990s"),
         ("caption", "Table 1. HPO performed"),
     ]
+
+
+def test_a_sentence_running_into_the_bottom_band_stays_in_its_paragraph() -> None:
+    """A slide's last bullet wraps over the footer's height: its last word is body text; the
+    slide number beside it and a footer after a finished sentence stay furniture."""
+    lines = [
+        line("• E-Authentication needs to up its privacy", 72, 720, 540, size=18),
+        line("protections", 90, 738, 200, size=18),
+        line("14", 560, 742, 572, size=10),
+    ]
+    blocks = group_lines(lines, H)
+    kinds = {block_text(b): b.kind for b in blocks}
+    assert kinds == {
+        "• E-Authentication needs to up its privacy protections": "list",
+        "14": "footer",
+    }
+    ended = [line("The rules apply to every page.", 72, 728, 540), line("Draft", 72, 740, 110)]
+    assert [b.kind for b in group_lines(ended, H)] == ["text", "footer"]
+
+
+def test_a_footnote_in_the_bottom_band_is_text() -> None:
+    lines = [
+        *column(["Body text here.", "More body."], 72, 100, 540),
+        line("** Codified in NIST SP 800-63", 200, 745, 420, size=9),
+        line("Company Confidential", 200, 775, 320, size=9),
+    ]
+    kinds = {block_text(b): b.kind for b in group_lines(lines, H)}
+    assert kinds["** Codified in NIST SP 800-63"] == "text"
+    assert kinds["Company Confidential"] == "footer"
+    assert is_footnote("† Estimated") and is_footnote("¹ See above")
+    assert not is_footnote("2024 Annual Report") and not is_footnote("** 12")

@@ -124,3 +124,17 @@ def test_two_boxes_under_a_title_beside_a_logo_are_read_one_at_a_time() -> None:
         "R head",
         "R item",
     ]
+
+
+def test_a_picture_behind_the_text_takes_no_part_in_the_cuts() -> None:
+    """A slide's backdrop picture spans the rows of a label column and a text column: without
+    it the columns are read one after the other; it is read just before the first block on it."""
+    blocks = [
+        blk("title", (70, 30, 650, 110), "title"),
+        blk("backdrop", (320, 100, 720, 495), "figure"),
+        *(blk(f"label{i}", (70, 150 + 90 * i, 300, 170 + 90 * i)) for i in range(4)),
+        *(blk(f"text{i}", (380, 130 + 90 * i, 660, 190 + 90 * i)) for i in range(4)),
+    ]
+    ordered = names(order_blocks(blocks, 720, 540))
+    labels, texts = [f"label{i}" for i in range(4)], [f"text{i}" for i in range(4)]
+    assert ordered == ["title", *labels, "backdrop", *texts]

@@ -287,3 +287,15 @@ def test_ruling_pieces_are_the_8_connected_components() -> None:
     pieces = _segments(mask, horizontal=True)
     assert sorted((s[1], s[3], s[2], s[4]) for s in pieces) == expected
     assert len(pieces) == 4
+
+
+def test_a_band_across_the_slide_is_no_table_cell() -> None:
+    """A coloured band runs along the slide's bottom edge, touching the table's last row: the
+    table's box stays the table's (a fill that runs off the page is decoration, not a cell)."""
+    img = draw_slide_table()
+    img[SY[-1] :, :] = (178, 34, 52)
+    boxes = find_ruled_tables(img)
+    assert len(boxes) == 1
+    x0, y0, x1, y1 = boxes[0]
+    assert abs(x0 - SX[0]) <= 6 and abs(x1 - SX[-1]) <= 6
+    assert abs(y0 - SY[0]) <= 6 and abs(y1 - SY[-1]) <= 6
