@@ -285,3 +285,41 @@ def test_open_server_refuses_foreign_host_names(tmp_path: Path) -> None:
         assert httpx.get(f"{server.url}/v1/jobs").json() == {"jobs": []}
         rebound = httpx.get(f"{server.url}/v1/jobs", headers={"Host": f"evil.example:{port}"})
         assert rebound.status_code == 403 and "loopback" in rebound.json()["error"]
+
+
+def test_every_error_has_one_shape(server: Any, tokens: dict[str, str]) -> None:
+    """A missing token, a wrong role, an unknown job, route or method, a bad query, a bad body
+    and an upload past the limit: each answer is {"error", "code", "status"} (and "fields" on a
+    422), whichever part of the service refused it."""
+    url, reader, reviewer = server.url, _auth(tokens["reader"]), _auth(tokens["reviewer"])
+    answers = {
+        "unauthorized": httpx.get(f"{url}/v1/jobs", timeout=10),
+        "forbidden": httpx.delete(f"{url}/v1/jobs/nope", headers=reader, timeout=10),
+        "not_found": httpx.get(f"{url}/v1/jobs/nope", headers=reader, timeout=10),
+        "bad_request": httpx.get(f"{url}/v1/jobs?status=lost", headers=reader, timeout=10),
+        "method_not_allowed": httpx.put(f"{url}/v1/jobs", headers=reader, timeout=10),
+        "unsupported_media_type": httpx.post(
+            f"{url}/v1/jobs/nope/reviews",
+            content=b"page=1",
+            headers={**reviewer, "Content-Type": "text/plain"},
+            timeout=10,
+        ),
+        "too_large": _upload(url, tokens["reviewer"], "big.pdf", b"%PDF" + b"0" * (11 * MIB)),
+    }
+    answers["route_not_found"] = httpx.get(f"{url}/v2/nothing", headers=reader, timeout=10)
+    for code, answer in answers.items():
+        body = answer.json()
+        expected = "not_found" if code == "route_not_found" else code
+        assert set(body) == {"error", "code", "status"}, (code, body)
+        assert body["code"] == expected and body["status"] == answer.status_code, (code, body)
+        assert isinstance(body["error"], str) and body["error"], (code, body)
+    assert answers["unauthorized"].headers["WWW-Authenticate"] == "Bearer"
+    bad = httpx.post(
+        f"{url}/v1/jobs/nope/reviews",
+        json={"page": 1.7, "block": 0, "action": "approve"},
+        headers=reviewer,
+        timeout=10,
+    )
+    body = bad.json()
+    assert bad.status_code == 422 and body["code"] == "invalid_body" and body["status"] == 422
+    assert [f["field"] for f in body["fields"]] == ["page"]

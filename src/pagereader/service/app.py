@@ -20,10 +20,10 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
-from starlette.exceptions import HTTPException
 
 from pagereader.options import Options
 from pagereader.service.auth import ANONYMOUS, Principal, TokenStore, require
+from pagereader.service.errors import ServiceError, install_error_handlers
 from pagereader.service.jobs import FINISHED, JOB_STATUSES, Job
 from pagereader.service.limits import ServiceLimits
 from pagereader.service.metrics import CONTENT_TYPE
@@ -31,7 +31,7 @@ from pagereader.service.origin import OriginGuard
 from pagereader.service.review_api import review_router
 from pagereader.service.runner import Service
 from pagereader.service.sessions import SessionStore, set_session_cookie
-from pagereader.service.submit import error_response, submit_upload
+from pagereader.service.submit import submit_upload
 from pagereader.service.ui.routes import LoginRequired, static_files, ui_router
 
 logger = logging.getLogger(__name__)
@@ -46,10 +46,6 @@ OUTPUT_FILES = {
 Reader = Annotated[Principal, Depends(require("reader"))]
 Reviewer = Annotated[Principal, Depends(require("reviewer"))]
 Admin = Annotated[Principal, Depends(require("admin"))]
-
-
-def _error(status: int, message: str) -> JSONResponse:
-    return error_response(status, message)
 
 
 def job_json(job: Job) -> dict[str, Any]:
@@ -68,15 +64,15 @@ def job_json(job: Job) -> dict[str, Any]:
 
 
 def _output(service: Service, job_id: str, relative: str, media_type: str) -> Any:
-    """A finished job's output file; 404 unknown, 409 not finished."""
+    """A finished job's output file; ServiceError 404 unknown, 409 not finished."""
     job = service.store.get(job_id)
     if job is None:
-        return _error(404, f"no job {job_id}")
+        raise ServiceError(404, f"no job {job_id}")
     if job.status not in FINISHED:
-        return _error(409, f"job {job_id} is {job.status}; try again when it has finished")
+        raise ServiceError(409, f"job {job_id} is {job.status}; try again when it has finished")
     path = Path(job.output) / relative
     if not path.is_file():
-        return _error(404, f"job {job_id} has no {relative}")
+        raise ServiceError(404, f"job {job_id} has no {relative}")
     return FileResponse(path, media_type=media_type)
 
 
@@ -110,9 +106,7 @@ def create_app(
     app.state.sessions = sessions
     app.add_middleware(OriginGuard, allowed_origins=limits.allowed_origins, open_api=not tokens)
 
-    @app.exception_handler(HTTPException)
-    async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
-        return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+    install_error_handlers(app)
 
     @app.exception_handler(LoginRequired)
     async def login_required(request: Request, _: LoginRequired) -> Response:
@@ -144,15 +138,19 @@ def create_app(
         return await submit_upload(service, request)
 
     @app.get("/v1/jobs", response_model=None)
-    async def list_jobs(_: Reader, status: str | None = None) -> dict[str, Any] | JSONResponse:
+    async def list_jobs(_: Reader, status: str | None = None) -> dict[str, Any]:
         if status is not None and status not in JOB_STATUSES:
-            return _error(400, f"unknown status {status!r}; use one of {', '.join(JOB_STATUSES)}")
+            raise ServiceError(
+                400, f"unknown status {status!r}; use one of {', '.join(JOB_STATUSES)}"
+            )
         return {"jobs": [job_json(job) for job in service.store.list_jobs(status)]}
 
     @app.get("/v1/jobs/{job_id}", response_model=None)
-    async def get_job(job_id: str, _: Reader) -> dict[str, Any] | JSONResponse:
+    async def get_job(job_id: str, _: Reader) -> dict[str, Any]:
         job = service.store.get(job_id)
-        return job_json(job) if job else _error(404, f"no job {job_id}")
+        if job is None:
+            raise ServiceError(404, f"no job {job_id}")
+        return job_json(job)
 
     @app.get("/v1/jobs/{job_id}/pages/{page}.png", response_model=None)
     async def get_page(job_id: str, page: int, _: Reader) -> Any:
@@ -161,14 +159,14 @@ def create_app(
     @app.get("/v1/jobs/{job_id}/{name}", response_model=None)
     async def get_output(job_id: str, name: str, _: Reader) -> Any:
         if name not in OUTPUT_FILES:
-            return _error(404, f"no such output {name!r}; one of {', '.join(OUTPUT_FILES)}")
+            raise ServiceError(404, f"no such output {name!r}; one of {', '.join(OUTPUT_FILES)}")
         return _output(service, job_id, name, OUTPUT_FILES[name])
 
     @app.delete("/v1/jobs/{job_id}", response_model=None)
     async def delete_job(job_id: str, caller: Admin) -> JSONResponse:
         job, cancelled = await service.delete(job_id)
         if job is None:
-            return _error(404, f"no job {job_id}")
+            raise ServiceError(404, f"no job {job_id}")
         logger.info("job %s: deleted by %s", job_id, caller.name)
         return JSONResponse({"id": job_id, "deleted": True, "cancelled": cancelled})
 

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
 
-from fastapi import HTTPException, Request
+from fastapi import Request
 
 from pagereader.errors import ConfigError
+from pagereader.service.errors import ServiceError
 
 logger = logging.getLogger(__name__)
 
@@ -134,7 +135,7 @@ class TokenStore:
         scheme, _, token = (authorization or "").partition(" ")
         principal = self.lookup(token.strip()) if scheme.lower() == "bearer" else None
         if principal is None:
-            raise HTTPException(
+            raise ServiceError(
                 401,
                 "a valid token is required: send 'Authorization: Bearer <token>'",
                 headers={"WWW-Authenticate": "Bearer"},
@@ -160,7 +161,7 @@ def caller(request: Request) -> Principal:
             if request.method not in SAFE_METHODS and not session.csrf_ok(
                 request.headers.get(CSRF_HEADER)
             ):
-                raise HTTPException(403, "the CSRF token is missing or wrong; reload the page")
+                raise ServiceError(403, "the CSRF token is missing or wrong; reload the page")
             principal: Principal = session.principal
             return principal
     return tokens.authenticate(authorization)
@@ -172,7 +173,7 @@ def require(role: Role) -> Callable[[Request], Awaitable[Principal]]:
     async def dependency(request: Request) -> Principal:
         principal = caller(request)
         if not principal.can(role):
-            raise HTTPException(
+            raise ServiceError(
                 403, f"{principal.name} is a {principal.role}; this needs the {role} role"
             )
         return principal

@@ -47,7 +47,8 @@ from pagereader.service.engine_requests import (
     open_image,
     parse_request,
 )
-from pagereader.service.json_body import BodyError, read_json
+from pagereader.service.errors import ServiceError
+from pagereader.service.json_body import read_json
 from pagereader.service.origin import OriginGuard
 from pagereader.service.pixel_budget import (
     DEFAULT_IMAGE_MEMORY_BYTES,
@@ -150,7 +151,7 @@ async def _read_json(request: Request, max_bytes: int) -> Any:
     """The JSON body (json_body.py's checks), its refusals as OpenAI-style errors."""
     try:
         return await read_json(request, max_bytes)
-    except BodyError as exc:
+    except ServiceError as exc:
         raise ApiError(exc.status, exc.message) from exc
 
 

@@ -17,18 +17,11 @@ from typing import Any
 import numpy as np
 from starlette.requests import Request
 
+from pagereader.service.errors import ServiceError
+
 MAX_JSON_DEPTH = 64
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _CHUNK = 1 << 20
-
-
-class BodyError(Exception):
-    """A body the server refuses; ``status`` is the HTTP answer."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 def is_json_type(content_type: str) -> bool:
@@ -64,35 +57,37 @@ def json_depth(data: bytes, limit: int) -> int:
 
 
 def parse_json(data: bytes, max_depth: int = MAX_JSON_DEPTH) -> Any:
-    """``data`` as JSON; BodyError 400 when it is not UTF-8 JSON or nests past ``max_depth``."""
+    """``data`` as JSON; ServiceError 400 when it is not UTF-8 JSON or nests past ``max_depth``."""
     brackets = data.count(b"[") + data.count(b"{")
     if brackets > max_depth and json_depth(data, max_depth) > max_depth:
-        raise BodyError(
+        raise ServiceError(
             400, f"the JSON body nests deeper than {max_depth} levels; no request needs that"
         )
     try:
         return json.loads(data)
     except UnicodeDecodeError as exc:
-        raise BodyError(400, f"the body is not valid JSON: not UTF-8 at byte {exc.start}") from exc
+        raise ServiceError(
+            400, f"the body is not valid JSON: not UTF-8 at byte {exc.start}"
+        ) from exc
     except json.JSONDecodeError as exc:
-        raise BodyError(400, f"the body is not valid JSON: {exc}") from exc
+        raise ServiceError(400, f"the body is not valid JSON: {exc}") from exc
 
 
 async def read_json(request: Request, max_bytes: int, max_depth: int = MAX_JSON_DEPTH) -> Any:
     """The request's JSON body, checked as the module docstring says."""
     content_type = request.headers.get("content-type", "")
     if not is_json_type(content_type):
-        raise BodyError(
+        raise ServiceError(
             415, f"send the body as application/json, not {content_type.split(';', 1)[0]!r}"
         )
     declared = request.headers.get("content-length", "")
     too_big = f"the request is larger than this server's limit of {max_bytes} bytes"
     if declared.isdigit() and int(declared) > max_bytes:
-        raise BodyError(413, too_big)
+        raise ServiceError(413, too_big)
     data = bytearray()
     async for chunk in request.stream():
         data += chunk
         if len(data) > max_bytes:
-            raise BodyError(413, too_big)
+            raise ServiceError(413, too_big)
     # off the event loop: a body of tens of MiB takes a second to scan and parse
     return await asyncio.to_thread(parse_json, bytes(data), max_depth)

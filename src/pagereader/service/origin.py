@@ -19,6 +19,7 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pagereader.service.auth import is_loopback
+from pagereader.service.errors import error_body
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +42,7 @@ ErrorBody = Callable[[int, str], Any]
 
 def _plain_error(status: int, message: str) -> Any:
     """The service's error body; serve-engine passes its OpenAI-style one instead."""
-    return {"error": message}
+    return error_body(status, message)
 
 
 def _host_name(host: str) -> str:

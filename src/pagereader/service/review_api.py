@@ -20,7 +20,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import ValidationError
 
 from pagereader.errors import PagereaderError
 from pagereader.service.auth import Principal, require
@@ -32,12 +31,13 @@ from pagereader.service.corrections import (
     load_original,
     regenerate,
 )
+from pagereader.service.errors import ServiceError
 from pagereader.service.evalset import export_evalset
 from pagereader.service.jobs import FINISHED, Job
-from pagereader.service.json_body import BodyError, read_json
+from pagereader.service.json_body import read_json
 from pagereader.service.review_crops import block_crop
 from pagereader.service.runner import Service
-from pagereader.service.schemas import ReviewBody, invalid_body
+from pagereader.service.schemas import review_body
 from pagereader.types import BlockResult, DocumentResult
 
 logger = logging.getLogger(__name__)
@@ -50,15 +50,6 @@ MAX_BODY_BYTES = 2 * 1024 * 1024  # MAX_TEXT_CHARS even as escaped surrogate pai
 _VERDICT_RANK = {"review": 0, "retry": 1, "escalate": 1, "fallback": 1, "accept": 2}
 
 
-class ReviewError(Exception):
-    """A decision or lookup the service refuses; ``status`` is the HTTP answer."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
 @dataclass(frozen=True)
 class JobDocument:
     """A finished job's result as the pipeline wrote it, and as corrected by people."""
@@ -69,26 +60,26 @@ class JobDocument:
     decisions: dict[tuple[int, int], Review]
 
     def block(self, page: int, order: int) -> tuple[BlockResult, BlockResult]:
-        """(original, corrected) of one block; ReviewError 404 when it does not exist."""
+        """(original, corrected) of one block; ServiceError 404 when it does not exist."""
         for old_page, new_page in zip(self.original.pages, self.corrected.pages, strict=True):
             if old_page.index != page:
                 continue
             for old, new in zip(old_page.blocks, new_page.blocks, strict=True):
                 if old.block.order == order:
                     return old, new
-        raise ReviewError(404, f"job {self.job.id} has no block {order} on page {page}")
+        raise ServiceError(404, f"job {self.job.id} has no block {order} on page {page}")
 
 
 def job_document(service: Service, job_id: str) -> JobDocument:
-    """The finished job's document; ReviewError 404 unknown, 409 unfinished or without output."""
+    """The finished job's document; ServiceError 404 unknown, 409 unfinished or without output."""
     job = service.store.get(job_id)
     if job is None:
-        raise ReviewError(404, f"no job {job_id}")
+        raise ServiceError(404, f"no job {job_id}")
     if job.status not in FINISHED:
-        raise ReviewError(409, f"job {job_id} is {job.status}; try again when it has finished")
+        raise ServiceError(409, f"job {job_id} is {job.status}; try again when it has finished")
     original = load_original(Path(job.output))
     if original is None:
-        raise ReviewError(409, f"job {job_id} has no document to review ({job.status})")
+        raise ServiceError(409, f"job {job_id} has no document to review ({job.status})")
     decisions = service.reviews.current(job_id)
     mark, breaks = service.render_flags()
     corrected = apply_reviews(original, decisions, mark, breaks)
@@ -132,13 +123,13 @@ def block_entries(doc: JobDocument) -> list[dict[str, Any]]:
 
 
 def check_unicode(fields: dict[str, str | None]) -> None:
-    """ReviewError 422 when a field holds a surrogate code point (JSON can spell a lone one,
+    """ServiceError 422 when a field holds a surrogate code point (JSON can spell a lone one,
     ``"\\ud800"``; UTF-8, hence SQLite and the outputs, cannot store it): a person's text is
     stored as sent or refused, never altered."""
     for name, value in fields.items():
         where = next((i for i, c in enumerate(value or "") if "\ud800" <= c <= "\udfff"), None)
         if value is not None and where is not None:
-            raise ReviewError(
+            raise ServiceError(
                 422,
                 f"{name} holds a lone surrogate (U+{ord(value[where]):04X} at character "
                 f"{where}), which is not a character: send valid Unicode text",
@@ -158,11 +149,11 @@ async def decide(
     check_unicode({"action": action, "text": text})
     if action not in REVIEW_ACTIONS or action == "revert":
         choices = ", ".join(a for a in REVIEW_ACTIONS if a != "revert")
-        raise ReviewError(400, f"unknown action {action!r}; use one of {choices}")
+        raise ServiceError(400, f"unknown action {action!r}; use one of {choices}")
     if action == "edit" and (text is None or not text.strip()):
-        raise ReviewError(400, "an edit needs the corrected text")
+        raise ServiceError(400, "an edit needs the corrected text")
     if text is not None and len(text) > MAX_TEXT_CHARS:
-        raise ReviewError(413, f"the text is longer than {MAX_TEXT_CHARS} characters")
+        raise ServiceError(413, f"the text is longer than {MAX_TEXT_CHARS} characters")
     async with service.review_lock:
         doc = job_document(service, job_id)
         _, current = doc.block(page, order)
@@ -186,7 +177,7 @@ async def revert(service: Service, job_id: str, review_id: int, who: Principal) 
     async with service.review_lock:
         target = service.reviews.get(review_id)
         if target is None or target.job_id != job_id:
-            raise ReviewError(404, f"job {job_id} has no decision {review_id}")
+            raise ServiceError(404, f"job {job_id} has no decision {review_id}")
         doc = job_document(service, job_id)
         _, current = doc.block(target.page, target.block)
         review = service.reviews.add(
@@ -216,12 +207,12 @@ def crop_png(service: Service, job_id: str, page: int, order: int) -> bytes:
     block, _ = doc.block(page, order)
     upload = service.upload_path(doc.job)
     if not upload.is_file():
-        raise ReviewError(404, f"job {job_id} has no upload to cut page {page} from")
+        raise ServiceError(404, f"job {job_id} has no upload to cut page {page} from")
     try:
         image, scale = service.clean_pages.page(upload, page)
     except PagereaderError as exc:
         message = f"page {page} of job {job_id} cannot be rendered: {exc.message}"
-        raise ReviewError(404, message) from None
+        raise ServiceError(404, message) from None
     return block_crop(image, scale, block.block.bbox)
 
 
@@ -240,59 +231,36 @@ def evalset_zip(service: Service) -> tuple[bytes, int]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _error(exc: ReviewError) -> JSONResponse:
-    return JSONResponse({"error": exc.message}, status_code=exc.status)
-
-
 def review_router(service: Service) -> APIRouter:
     """The routes above, for the app to include."""
     router = APIRouter()
 
     @router.get("/v1/jobs/{job_id}/blocks", response_model=None)
     async def blocks(job_id: str, _: Reader) -> Any:
-        try:
-            doc = await asyncio.to_thread(job_document, service, job_id)
-        except ReviewError as exc:
-            return _error(exc)
+        doc = await asyncio.to_thread(job_document, service, job_id)
         return {"job": job_id, "blocks": block_entries(doc)}
 
     @router.post("/v1/jobs/{job_id}/reviews", status_code=201, response_model=None)
     async def add_review(job_id: str, request: Request, who: Reviewer) -> Any:
-        try:
-            body = await read_json(request, MAX_BODY_BYTES)
-        except BodyError as exc:
-            return _error(ReviewError(exc.status, exc.message))
-        try:
-            decision = ReviewBody.model_validate(body)
-        except ValidationError as exc:
-            return invalid_body(exc, 'JSON {"page", "block", "action", "text"?}')
+        decision = review_body(await read_json(request, MAX_BODY_BYTES))
         page, order, action, text = decision.page, decision.block, decision.action, decision.text
-        try:
-            review = await decide(service, job_id, page, order, action, text, who)
-        except ReviewError as exc:
-            return _error(exc)
+        review = await decide(service, job_id, page, order, action, text, who)
         return JSONResponse(review.as_json(), status_code=201)
 
     @router.get("/v1/jobs/{job_id}/reviews", response_model=None)
     async def trail(job_id: str, _: Reader) -> Any:
         if service.store.get(job_id) is None:
-            return _error(ReviewError(404, f"no job {job_id}"))
+            raise ServiceError(404, f"no job {job_id}")
         return {"job": job_id, "reviews": [r.as_json() for r in service.reviews.trail(job_id)]}
 
     @router.delete("/v1/jobs/{job_id}/reviews/{review_id}", response_model=None)
     async def undo(job_id: str, review_id: int, who: Admin) -> Any:
-        try:
-            review = await revert(service, job_id, review_id, who)
-        except ReviewError as exc:
-            return _error(exc)
+        review = await revert(service, job_id, review_id, who)
         return review.as_json()
 
     @router.get("/v1/jobs/{job_id}/pages/{page}/blocks/{order}.png", response_model=None)
     async def crop(job_id: str, page: int, order: int, _: Reader) -> Any:
-        try:
-            data = await asyncio.to_thread(crop_png, service, job_id, page, order)
-        except ReviewError as exc:
-            return _error(exc)
+        data = await asyncio.to_thread(crop_png, service, job_id, page, order)
         return Response(data, media_type="image/png")
 
     @router.get("/v1/evalset", response_model=None)

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+
+from pagereader.service.errors import field_errors, invalid
 
 
 class ReviewBody(BaseModel):
@@ -20,20 +21,10 @@ class ReviewBody(BaseModel):
     text: StrictStr | None = None
 
 
-def field_errors(exc: ValidationError) -> list[dict[str, str]]:
-    """Each field at fault and what is wrong with it, in words."""
-    return [
-        {
-            "field": ".".join(str(part) for part in error["loc"]) or "(body)",
-            "message": str(error["msg"]),
-        }
-        for error in exc.errors(include_url=False, include_input=False)
-    ]
-
-
-def invalid_body(exc: ValidationError, shape: str) -> JSONResponse:
-    """The 422 answer: one line, and the fields."""
-    fields = field_errors(exc)
-    summary = "; ".join(f"{f['field']}: {f['message']}" for f in fields)
-    body: dict[str, Any] = {"error": f"send {shape} ({summary})", "fields": fields}
-    return JSONResponse(body, status_code=422)
+def review_body(body: Any) -> ReviewBody:
+    """The decision in a review request; ServiceError 422 naming each field at fault."""
+    try:
+        return ReviewBody.model_validate(body)
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False, include_input=False)
+        raise invalid(field_errors(errors), 'JSON {"page", "block", "action", "text"?}') from exc

@@ -11,23 +11,20 @@ from pathlib import Path
 from fastapi import Request
 from fastapi.responses import JSONResponse
 
+from pagereader.service.errors import ServiceError
 from pagereader.service.jobs import new_job_id
 from pagereader.service.runner import Service
 from pagereader.service.sessions import CSRF_FIELD
-from pagereader.service.uploads import UploadRefused, check_image_pixels, receive_upload
+from pagereader.service.uploads import check_image_pixels, receive_upload
 
 logger = logging.getLogger(__name__)
-
-
-def error_response(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
 
 
 async def submit_upload(
     service: Service, request: Request, csrf: str | None = None
 ) -> JSONResponse:
     """Store a streamed upload and queue its job (202). With ``csrf`` (a UI form), the form's
-    CSRF field must match it, else the stored file is removed again and the answer is 403."""
+    CSRF field must match it, else the stored file is removed again (ServiceError 403)."""
     job_id = new_job_id()
     folder = service.uploads / job_id
 
@@ -48,16 +45,15 @@ async def submit_upload(
             if csrf is not None and not hmac.compare_digest(
                 stored.fields.get(CSRF_FIELD, ""), csrf
             ):
-                raise UploadRefused(403, "the CSRF token is missing or wrong; reload the page")
+                raise ServiceError(403, "the CSRF token is missing or wrong; reload the page")
             check_image_pixels(stored.path, stored.name, service.options.render.max_image_pixels)
-        except UploadRefused:
+        except ServiceError:
             shutil.rmtree(folder, ignore_errors=True)
             raise
-    except UploadRefused as exc:
-        answer = error_response(exc.status, exc.message)
+    except ServiceError as exc:
         if exc.status == 413:
-            answer.headers["Connection"] = "close"  # do not read the rest of a huge body
-        return answer
+            exc.headers["Connection"] = "close"  # do not read the rest of a huge body
+        raise
     job = service.store.create(job_id, stored.name, stored.sha256, service.outputs / job_id)
     service.notify()
     logger.info("job %s: queued %s (%d bytes)", job.id, job.file_name, stored.size)

@@ -21,6 +21,7 @@ from PIL import Image, UnidentifiedImageError
 from python_multipart import MultipartParser
 from python_multipart.multipart import parse_options_header
 
+from pagereader.service.errors import ServiceError
 from pagereader.sources import SUPPORTED_SUFFIXES
 from pagereader.sources.image import IMAGE_SUFFIXES
 
@@ -37,15 +38,6 @@ _CALLBACKS = [
     "part_data",
     "part_end",
 ]
-
-
-class UploadRefused(Exception):
-    """An upload the service will not store; ``status`` is the HTTP answer."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 def safe_name(filename: str | None) -> str:
@@ -66,11 +58,11 @@ def safe_name(filename: str | None) -> str:
 def check_name(name: str) -> None:
     """Refuse names the pipeline cannot take (no name, a hidden file, an unknown type)."""
     if not name or name.startswith("."):
-        raise UploadRefused(400, "the upload has no file name")
+        raise ServiceError(400, "the upload has no file name")
     suffix = Path(name).suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
         allowed = ", ".join(sorted(SUPPORTED_SUFFIXES))
-        raise UploadRefused(
+        raise ServiceError(
             400, f"{name}: unsupported file type {suffix or '(none)'}; supported: {allowed}"
         )
 
@@ -88,7 +80,7 @@ def check_image_pixels(path: Path, name: str, max_pixels: int) -> None:
     except (UnidentifiedImageError, OSError):
         return  # the pipeline reports unreadable files with its own clear line
     if width * height > max_pixels:
-        raise UploadRefused(
+        raise ServiceError(
             413,
             f"{name}: {width}x{height} = {width * height} pixels, over the pixel budget of "
             f"{max_pixels} (render.max_image_pixels); downscale the image",
@@ -113,7 +105,7 @@ class _Reader:
     make_folder: Callable[[], Path]
     max_bytes: int
     max_field_bytes: int
-    error: UploadRefused | None = None
+    error: ServiceError | None = None
     headers: dict[bytes, bytes] = field(default_factory=dict)
     header_field: bytes = b""
     header_value: bytes = b""
@@ -126,7 +118,7 @@ class _Reader:
 
     def fail(self, status: int, message: str) -> None:
         if self.error is None:
-            self.error = UploadRefused(status, message)
+            self.error = ServiceError(status, message)
 
     def on_part_begin(self) -> None:
         self.headers, self.part = {}, None
@@ -157,7 +149,7 @@ class _Reader:
         name = safe_name(raw.decode(errors="replace"))
         try:
             check_name(name)
-        except UploadRefused as exc:
+        except ServiceError as exc:
             self.error = self.error or exc
             return
         folder = self.make_folder()
@@ -210,16 +202,16 @@ async def receive_upload(
     max_bytes: int,
     max_field_bytes: int,
 ) -> StoredUpload:
-    """Read one multipart upload into ``make_folder()/<name>``; raise UploadRefused (and leave
+    """Read one multipart upload into ``make_folder()/<name>``; raise ServiceError (and leave
     no folder behind) when the body is not one supported file within the limit."""
     kind, params = parse_options_header(headers.get("content-type", ""))
     boundary = params.get(b"boundary")
     if kind != b"multipart/form-data" or not boundary:
-        raise UploadRefused(400, "send one file as the multipart field 'file'")
+        raise ServiceError(400, "send one file as the multipart field 'file'")
     ceiling = max_bytes + MULTIPART_OVERHEAD
     declared = headers.get("content-length", "")
     if declared.isdigit() and int(declared) > ceiling:
-        raise UploadRefused(413, f"the upload is larger than the limit of {max_bytes} bytes")
+        raise ServiceError(413, f"the upload is larger than the limit of {max_bytes} bytes")
     reader = _Reader(make_folder, max_bytes, max_field_bytes)
     parser = MultipartParser(boundary, reader.callbacks())  # type: ignore[arg-type]
     received = 0
@@ -235,22 +227,22 @@ async def receive_upload(
         parser.finalize()
         if reader.error is not None:
             raise reader.error
-    except UploadRefused:
+    except ServiceError:
         reader.discard()
         raise
     except (OSError, ValueError) as exc:
         reader.discard()
         logger.warning("upload refused: %s", exc)
-        raise UploadRefused(400, f"the upload could not be stored: {exc}") from exc
+        raise ServiceError(400, f"the upload could not be stored: {exc}") from exc
     except BaseException:
         reader.discard()
         raise
     stored = reader.stored
     if stored is None:
-        raise UploadRefused(400, "send one file as the multipart field 'file'")
+        raise ServiceError(400, "send one file as the multipart field 'file'")
     if stored.size == 0:
         reader.discard()
-        raise UploadRefused(400, f"{stored.name}: the file is empty")
+        raise ServiceError(400, f"{stored.name}: the file is empty")
     stored.sha256 = reader.digest.hexdigest()
     stored.fields = reader.fields
     return stored

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fastapi import HTTPException
 
 from pagereader.errors import ConfigError
 from pagereader.service.auth import (
@@ -16,6 +15,7 @@ from pagereader.service.auth import (
     check_bind,
     is_loopback,
 )
+from pagereader.service.errors import ServiceError
 
 READER = "r" * 20
 ADMIN = "a:b:c-with-colons-0123"
@@ -32,9 +32,9 @@ def test_token_file_and_variable_together(tmp_path: Path) -> None:
     assert store.authenticate(f"Bearer {ADMIN}").name == "root"
     assert store.authenticate(f"bearer  {READER}").role == "reader"
     for header in (None, READER, f"Basic {READER}", "Bearer wrong-token-1234567"):
-        with pytest.raises(HTTPException) as caught:
+        with pytest.raises(ServiceError) as caught:
             store.authenticate(header)
-        assert caught.value.status_code == 401
+        assert caught.value.status == 401 and caught.value.code == "unauthorized"
 
 
 def test_roles_are_ordered() -> None:

@@ -7,7 +7,8 @@ import asyncio
 
 import pytest
 
-from pagereader.service.json_body import BodyError, json_depth, parse_json
+from pagereader.service.errors import ServiceError
+from pagereader.service.json_body import json_depth, parse_json
 from pagereader.service.pixel_budget import BYTES_PER_PIXEL, PixelBudget
 
 
@@ -51,7 +52,7 @@ def test_the_weight_counts_the_header_pixels() -> None:
 def test_nesting_is_counted_outside_strings_only() -> None:
     assert json_depth(b'{"a": [1, {"b": "[[[[\\"[["}]}', 64) == 3
     assert parse_json(b'{"t": "' + b"[" * 1000 + b'"}') == {"t": "[" * 1000}
-    with pytest.raises(BodyError) as refused:
+    with pytest.raises(ServiceError) as refused:
         parse_json(b"[" * 65 + b"]" * 65)
     assert refused.value.status == 400 and "64 levels" in refused.value.message
     assert parse_json(b"[" * 64 + b"]" * 64) is not None

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pagereader.service.uploads import MAX_NAME_BYTES, UploadRefused, check_name, safe_name
+from pagereader.service.errors import ServiceError
+from pagereader.service.uploads import MAX_NAME_BYTES, check_name, safe_name
 
 
 @pytest.mark.parametrize(
@@ -32,6 +33,6 @@ def test_long_names_keep_their_suffix_and_fit(stem: str) -> None:
 
 @pytest.mark.parametrize("name", ["", ".pdf", "notes.txt", "archive"])
 def test_names_the_pipeline_cannot_take(name: str) -> None:
-    with pytest.raises(UploadRefused) as caught:
+    with pytest.raises(ServiceError) as caught:
         check_name(name)
     assert caught.value.status == 400

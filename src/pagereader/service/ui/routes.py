@@ -22,8 +22,9 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from pagereader.service.auth import ANONYMOUS, COOKIE, Principal, TokenStore
+from pagereader.service.errors import ServiceError
 from pagereader.service.jobs import FINISHED, Job
-from pagereader.service.review_api import ReviewError, block_entries, decide, job_document
+from pagereader.service.review_api import block_entries, decide, job_document
 from pagereader.service.runner import Service
 from pagereader.service.sessions import CSRF_FIELD, Session, SessionStore, set_session_cookie
 from pagereader.service.submit import submit_upload
@@ -182,7 +183,7 @@ def ui_router(service: Service, tokens: TokenStore, sessions: SessionStore) -> A
         session = session_of(request)
         try:
             doc = await asyncio.to_thread(job_document, service, job_id)
-        except ReviewError as exc:
+        except ServiceError as exc:
             return HTMLResponse(exc.message, exc.status)
         pages = []
         for page_result in doc.corrected.pages:
@@ -207,7 +208,7 @@ def ui_router(service: Service, tokens: TokenStore, sessions: SessionStore) -> A
         session = session_of(request)
         try:
             doc = await asyncio.to_thread(job_document, service, job_id)
-        except ReviewError as exc:
+        except ServiceError as exc:
             return HTMLResponse(exc.message, exc.status)
         entries = block_entries(doc)
         for entry in entries:
@@ -238,7 +239,7 @@ def ui_router(service: Service, tokens: TokenStore, sessions: SessionStore) -> A
             )
         except ValueError:
             return HTMLResponse("page and block must be numbers", 400)
-        except ReviewError as exc:
+        except ServiceError as exc:
             return HTMLResponse(exc.message, exc.status)
         return RedirectResponse(f"/ui/jobs/{job_id}/review#b-{page_number}-{order}", 303)
 
