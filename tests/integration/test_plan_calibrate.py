@@ -13,7 +13,7 @@ import typer
 from typer.testing import CliRunner
 
 from pagereader.cli import plan
-from pagereader.planner.calibrate import SCHEMA, read_calibration
+from pagereader.planner.calibrate import BATCH_ROUNDS, SCHEMA, read_calibration
 from pagereader.planner.report import PlanReport
 from pagereader.service.engine_api import create_app, serve_in_thread
 
@@ -51,14 +51,16 @@ def test_the_fit_recovers_known_latencies_within_10_percent(tmp_path: Path) -> N
     with serve_in_thread(server.app()) as url:
         config = _config(tmp_path, url, "PaddlePaddle/PaddleOCR-VL")
         result = runner.invoke(
-            root, ["plan", "calibrate", "--config", str(config), "--requests", "28", "-o", str(out)]
+            root, ["plan", "calibrate", "--config", str(config), "--requests", "44", "-o", str(out)]
         )
     assert result.exit_code == 0, result.output
     # untimed warm-ups (two rounds of the 2 pixel budgets x 2 output lengths: the scripted
     # server's latency is settled from the first; then a round of 8), 12 single requests and
-    # 2 rounds of 8, every one with the requested token count and a crop of its own (no cache
-    # could answer one)
-    assert len(server.requests) == 2 * 4 + 8 + 12 + 16
+    # 4 rounds of 8 (short, long, long, short answers), every one with the requested token
+    # count and a crop of its own (no cache could answer one)
+    assert len(server.requests) == 2 * 4 + 8 + 12 + 32
+    rounds = [s["max_tokens"] for s in entry_samples(out) if s["batch"] == 8]
+    assert rounds == [16, 128, 128, 16]
     urls = [body["messages"][0]["content"][0]["image_url"]["url"] for body in server.requests]
     assert len(set(urls)) == len(urls)
     warmups = {body["mm_processor_kwargs"]["max_pixels"] for body in server.requests[:4]}
@@ -114,7 +116,7 @@ def test_calibrate_smoke_against_serve_engine(tmp_path: Path) -> None:
     assert "parser (pagereader/embedded): fixed" in result.output
     entry = json.loads(out.read_text(encoding="utf-8"))["endpoints"]["parser"]
     assert entry["catalog_key"] is None
-    assert len(entry["samples"]) == 4 + 2
+    assert len(entry["samples"]) == 4 + len(BATCH_ROUNDS)
     assert all(s["prompt_tokens"] > 0 and s["seconds"] > 0 for s in entry["samples"])
     # The engine name "parser" is a catalog alias, so the plan can still use the constants.
     assert set(read_calibration(out)) == {"paddleocr-vl"}

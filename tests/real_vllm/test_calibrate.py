@@ -37,7 +37,7 @@ def _calibrate(vllm: VllmSet, tmp_path: Path, n: int) -> dict[str, Any]:
         encoding="utf-8",
     )
     out = tmp_path / f"calib{n}.json"
-    args = ["plan", "calibrate", "--config", str(config), "-o", str(out), "--requests", "32"]
+    args = ["plan", "calibrate", "--config", str(config), "-o", str(out), "--requests", "48"]
     args += ["--crop", "960x720"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output

@@ -13,7 +13,13 @@ from pagereader.cli.messages import error_line, fail, reading_options, setup_log
 from pagereader.config_file import load_config
 from pagereader.errors import ConfigError, PagereaderError
 from pagereader.options import OpenAIEngineOptions
-from pagereader.planner.calibrate import BATCH, CROP, MIN_REQUESTS, calibrate_endpoints
+from pagereader.planner.calibrate import (
+    BATCH,
+    BATCH_ROUNDS,
+    CROP,
+    MIN_REQUESTS,
+    calibrate_endpoints,
+)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -31,7 +37,10 @@ def calibrate_command(
         int,
         typer.Option(
             min=MIN_REQUESTS,
-            help=f"Timed requests an endpoint ({2 * BATCH} of them in two batches of {BATCH})",
+            help=(
+                f"Timed requests an endpoint ({BATCH * len(BATCH_ROUNDS)} of them in "
+                f"{len(BATCH_ROUNDS)} rounds of {BATCH})"
+            ),
         ),
     ] = MIN_REQUESTS,
     out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the constants")] = Path(

@@ -4,19 +4,21 @@ A short, bounded series of real requests to each endpoint: untimed warm-up round
 request at each pixel budget and output length, until a round is no more than ``SETTLED``
 faster than the fastest before it (at most ``WARM_ROUNDS``), and one concurrent round (vLLM's
 first request at a new ``mm_processor_kwargs`` value costs seconds more, and a fresh CPU server
-keeps speeding up over its first rounds), then
-batch-1 requests cycling over two pixel budgets (a quarter of the crop's pixels, and all of
-them) and two output lengths, then two rounds of eight concurrent requests (short and long
-answers). Every request sends a crop of its own (same size, different text): a repeated crop
-is answered from vLLM's prefix and multimodal caches and its prefill would time as free.
+keeps speeding up over its first rounds), then batch-1 requests cycling over two pixel budgets
+(a quarter of the crop's pixels, and all of them) and two output lengths, then four rounds of
+eight concurrent requests with short, long, long and short answers (the order cancels a server
+that still speeds up or slows down at a steady rate: one round of each measured a batch step
+of 2.7 ms and of 5.7 ms on the same server). Every request sends a crop of its own (same size,
+different text): a repeated crop is answered from vLLM's prefix and multimodal caches and its
+prefill would time as free.
 
 The batch-1 latencies (the median of each pair of prompt and output tokens, so that a straggler
 does not move the fit) are fitted by non-negative least squares to ``fixed + prefill x prompt
 tokens + step x output tokens`` (a cost cannot be negative; a term held at zero is reported);
-the step at batch 8 is the difference of the two rounds over the difference of their output
-tokens (their prefills are the same, so they cancel). Token counts come from the server's
-``usage``. A fit that cannot be right (a term at zero, a residual as large as the latencies) is
-flagged implausible. For the cleanest numbers start the server with
+the step at batch 8 is the difference of the long and short rounds' means over the difference
+of their output tokens (their prefills are the same, so they cancel). Token counts come from
+the server's ``usage``. A fit that cannot be right (a term at zero, a residual as large as the
+latencies) is flagged implausible. For the cleanest numbers start the server with
 ``--no-enable-prefix-caching --mm-processor-cache-gb 0``.
 """
 
@@ -47,9 +49,12 @@ from pagereader.served_errors import classify, error_message
 logger = logging.getLogger(__name__)
 
 SCHEMA = "pagereader-calibration/1"
-MIN_REQUESTS = 20
 BATCH = 8
 OUTPUT_TOKENS = (16, 128)
+BATCH_ROUNDS = (OUTPUT_TOKENS[0], OUTPUT_TOKENS[1], OUTPUT_TOKENS[1], OUTPUT_TOKENS[0])
+"""Output tokens of the timed rounds of ``BATCH`` requests, in the order sent."""
+MIN_REQUESTS = 4 + BATCH * len(BATCH_ROUNDS)
+"""Four requests at batch 1 (one per pixel budget and output length) and the rounds."""
 WARM_ROUNDS = 8
 """The most warm-up rounds (one request of each timed shape each)."""
 SETTLED = 0.10
@@ -189,7 +194,7 @@ async def probe(
     if requests < MIN_REQUESTS:
         raise ConfigError(f"--requests must be at least {MIN_REQUESTS}, got {requests}")
     budgets = pixel_budgets(crop)
-    single = requests - 2 * BATCH
+    single = requests - BATCH * len(BATCH_ROUNDS)
     combos = [(p, t) for t in OUTPUT_TOKENS for p in budgets]
     samples: list[Sample] = []
     seeds = iter(range(1, 1_000_000))
@@ -220,7 +225,7 @@ async def probe(
             body = request_body(engine, fresh(), pixels, tokens)
             p, c, seconds = await _round(client, engine, [body])
             samples.append(Sample(1, pixels, tokens, p, c, seconds))
-        for tokens in OUTPUT_TOKENS:
+        for tokens in BATCH_ROUNDS:
             bodies = [request_body(engine, fresh(), budgets[0], tokens) for _ in range(BATCH)]
             p, c, seconds = await _round(client, engine, bodies)
             samples.append(Sample(BATCH, budgets[0], tokens, p, c, seconds))
@@ -293,10 +298,10 @@ def _medians(single: list[Sample]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any
 
 
 def fit(samples: list[Sample]) -> Fit:
-    """Non-negative least squares over the batch-1 samples; the batch-8 step from the two
-    rounds."""
+    """Non-negative least squares over the batch-1 samples; the batch-8 step from the mean
+    long and mean short round."""
     single = [s for s in samples if s.batch == 1]
-    rounds = sorted((s for s in samples if s.batch > 1), key=lambda s: s.completion_tokens)
+    rounds = [s for s in samples if s.batch > 1]
     if len(single) < 4 or len(rounds) < 2:
         raise CalibrationError("too few samples to fit (need 4 at batch 1 and 2 rounds)")
     x = np.array([[1.0, s.prompt_tokens / 1000, s.completion_tokens] for s in single])
@@ -308,11 +313,14 @@ def fit(samples: list[Sample]) -> Fit:
         )
     coef = nnls(*_medians(single))
     residual = float(np.sqrt(np.mean((x @ coef - y) ** 2)))
-    short, long = rounds[0], rounds[-1]
-    spread = long.completion_tokens - short.completion_tokens
-    if spread < 1:
+    fewest = min(s.completion_tokens for s in rounds)
+    short = [s for s in rounds if s.completion_tokens == fewest]
+    long = [s for s in rounds if s.completion_tokens != fewest]
+    if not long:
         raise CalibrationError("the batch-8 rounds returned the same number of output tokens")
-    step8 = (long.seconds - short.seconds) * 1000 / spread
+    spread = statistics.mean(s.completion_tokens for s in long) - fewest
+    gain = statistics.mean(s.seconds for s in long) - statistics.mean(s.seconds for s in short)
+    step8 = gain * 1000 / spread
     values = {
         "fixed_ms": float(coef[0]),
         "prefill_ms_per_1k": float(coef[1]),

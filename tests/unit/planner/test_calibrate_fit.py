@@ -1,0 +1,44 @@
+"""The calibration fit on samples of known constants: the batch-8 step from rounds sent short,
+long, long, short is right even while the server speeds up at a steady rate."""
+
+from __future__ import annotations
+
+import pytest
+
+from pagereader.planner.calibrate import BATCH, BATCH_ROUNDS, Sample, fit, pixel_budgets
+
+FIXED, PREFILL, STEP1, STEP8 = 40.0, 200.0, 5.0, 7.0
+
+
+def _single(drift_ms: float = 0.0) -> list[Sample]:
+    samples = []
+    for n in range(16):
+        prompt, tokens = (244.0, 890.0)[n % 2], (16, 128)[n // 2 % 2]
+        ms = FIXED + PREFILL * prompt / 1000 + STEP1 * tokens - drift_ms * n
+        samples.append(
+            Sample(1, pixel_budgets((960, 720))[n % 2], tokens, prompt, tokens, ms / 1000)
+        )
+    return samples
+
+
+def _rounds(drift_ms: float) -> list[Sample]:
+    """The rounds in the order sent, each ``drift_ms`` faster than the one before."""
+    return [
+        Sample(BATCH, 172800, t, 244.0, t, (300.0 + STEP8 * t - drift_ms * n) / 1000)
+        for n, t in enumerate(BATCH_ROUNDS)
+    ]
+
+
+def test_the_fit_recovers_the_constants() -> None:
+    result = fit(_single() + _rounds(0.0))
+    assert result.prefill_ms_per_1k == pytest.approx(PREFILL, rel=1e-3)
+    assert result.decode_ms_batch1 == pytest.approx(STEP1, rel=1e-3)
+    assert result.decode_ms_batch8 == pytest.approx(STEP8, rel=1e-3)
+    assert result.plausible
+
+
+def test_a_steady_speed_up_does_not_bias_the_batch_step() -> None:
+    """120 ms faster every round: one short and one long round would fit 7 - 120/112 ms."""
+    assert BATCH_ROUNDS == (16, 128, 128, 16)
+    result = fit(_single() + _rounds(120.0))
+    assert result.decode_ms_batch8 == pytest.approx(STEP8, rel=1e-3)
