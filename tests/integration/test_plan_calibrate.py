@@ -54,11 +54,13 @@ def test_the_fit_recovers_known_latencies_within_10_percent(tmp_path: Path) -> N
             root, ["plan", "calibrate", "--config", str(config), "--requests", "44", "-o", str(out)]
         )
     assert result.exit_code == 0, result.output
-    # untimed warm-ups (two rounds of the 2 pixel budgets x 2 output lengths: the scripted
-    # server's latency is settled from the first; then a round of 8), 12 single requests and
-    # 4 rounds of 8 (short, long, long, short answers), every one with the requested token
-    # count and a crop of its own (no cache could answer one)
-    assert len(server.requests) == 2 * 4 + 8 + 12 + 32
+    # untimed warm-ups (rounds of the 2 pixel budgets x 2 output lengths until no shape speeds
+    # up: the scripted server's latency is settled from the first, give or take the first
+    # connection; then a round of 8), 12 single requests and 4 rounds of 8 (short, long, long,
+    # short answers), every one with the requested token count and a crop of its own (no cache
+    # could answer one)
+    warm_rounds, rest = divmod(len(server.requests) - (8 + 12 + 32), 4)
+    assert rest == 0 and 2 <= warm_rounds <= 3, len(server.requests)
     rounds = [s["max_tokens"] for s in entry_samples(out) if s["batch"] == 8]
     assert rounds == [16, 128, 128, 16]
     urls = [body["messages"][0]["content"][0]["image_url"]["url"] for body in server.requests]

@@ -1,7 +1,7 @@
 """`pagereader plan calibrate` against the real server: distinct crops, a warm-up per pixel
 budget and a non-negative fit give terms that are non-negative, plausible and stable within 25%
-over two runs (a repeated crop hit vLLM's caches: prefill fitted 2.8-4.4 s a 1k tokens in one
-run, 0 in the next, and a negative decode step)."""
+over two runs on a server that has served (a repeated crop hit vLLM's caches: prefill fitted
+2.8-4.4 s a 1k tokens in one run, 0 in the next, and a negative decode step)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pagereader.cli.app import app
+from pagereader.planner.calibrate import DRIFT_LIMIT
 from real_vllm.servers import VllmSet
 
 pytestmark = pytest.mark.vllm
@@ -37,7 +38,7 @@ def _calibrate(vllm: VllmSet, tmp_path: Path, n: int) -> dict[str, Any]:
         encoding="utf-8",
     )
     out = tmp_path / f"calib{n}.json"
-    args = ["plan", "calibrate", "--config", str(config), "-o", str(out), "--requests", "48"]
+    args = ["plan", "calibrate", "--config", str(config), "-o", str(out), "--requests", "64"]
     args += ["--crop", "960x720"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
@@ -47,9 +48,12 @@ def _calibrate(vllm: VllmSet, tmp_path: Path, n: int) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def two_runs(vllm: VllmSet, tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
-    """Two calibrations of the same server, one after the other."""
+    """Two calibrations of the same server, one after the other, after a first one that warms
+    a fresh CPU server up: measured in five sessions, a fresh server's first calibration fits a
+    prefill 1.3-1.4x the later ones' (warm-up rounds until no shape speeds up do not remove
+    it), and the next four agree within 10-25%."""
     folder = tmp_path_factory.mktemp("calibrate")
-    return [_calibrate(vllm, folder, n) for n in (1, 2)]
+    return [_calibrate(vllm, folder, n) for n in (0, 1, 2)][1:]
 
 
 def test_calibrate_is_non_negative_and_plausible(two_runs: list[dict[str, Any]]) -> None:
@@ -59,16 +63,21 @@ def test_calibrate_is_non_negative_and_plausible(two_runs: list[dict[str, Any]])
         assert entry["fixed_ms"] >= 0
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason=(
-        "on a fresh CPU vLLM server the first calibration's prefill term comes out 1.3-1.9x the "
-        "second's (measured four times, with one warm-up per budget and with every shape warmed "
-        "up)"
-    ),
-)
-def test_calibrate_is_stable_over_two_runs(two_runs: list[dict[str, Any]]) -> None:
+def test_calibrate_is_stable_over_two_runs_or_says_it_drifted(
+    two_runs: list[dict[str, Any]],
+) -> None:
+    """Two calibrations agree within 25%, or one of them warns that the server's speed moved
+    under it. On this 2-core machine the server with the recommended flags slows down within a
+    run (a 128-token answer from 600 to 840 ms over 64 requests) and the terms moved 20-40%
+    between runs in two of four sessions: a user must learn that from the calibration itself."""
     first, second = two_runs
-    for term in TERMS:
-        a, b = first[term], second[term]
-        assert abs(a - b) <= 0.25 * max(a, b), (term, a, b)
+    apart = {t: (first[t], second[t]) for t in TERMS if _apart(first[t], second[t])}
+    drifts = [entry["drift"] for entry in two_runs]
+    assert all(d is not None and d >= 0 for d in drifts), drifts
+    if apart:
+        assert any(d > DRIFT_LIMIT for d in drifts), (apart, drifts)
+        assert any("latency moved" in w for e in two_runs for w in e["warnings"])
+
+
+def _apart(a: float, b: float) -> bool:
+    return abs(a - b) > 0.25 * max(a, b)

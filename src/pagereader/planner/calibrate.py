@@ -1,8 +1,8 @@
 """Calibrate the time model against the user's own OpenAI-compatible endpoints.
 
 A short, bounded series of real requests to each endpoint: untimed warm-up rounds of one
-request at each pixel budget and output length, until a round is no more than ``SETTLED``
-faster than the fastest before it (at most ``WARM_ROUNDS``), and one concurrent round (vLLM's
+request at each pixel budget and output length, until no shape is more than ``SETTLED`` faster
+than its fastest before (at most ``WARM_ROUNDS``), and one concurrent round (vLLM's
 first request at a new ``mm_processor_kwargs`` value costs seconds more, and a fresh CPU server
 keeps speeding up over its first rounds), then batch-1 requests cycling over two pixel budgets
 (a quarter of the crop's pixels, and all of them) and two output lengths, then four rounds of
@@ -58,7 +58,9 @@ MIN_REQUESTS = 4 + BATCH * len(BATCH_ROUNDS)
 WARM_ROUNDS = 8
 """The most warm-up rounds (one request of each timed shape each)."""
 SETTLED = 0.10
-"""A warm-up round at most this much faster than the fastest before it ends the warm-up."""
+"""A warm-up round in which no shape's request is more than this much faster than that shape's
+fastest before ends the warm-up (the round as a whole is mostly decoding: it settles while the
+large images' prefill still speeds up)."""
 #: A page crop of 1.2 Mpx: 374 and 1,564 visual tokens at its two budgets (factor 28).
 CROP = (1280, 960)
 _PROMPTS = {"paddleocr-vl": "OCR:", "qwen-vl": "Read the text in this image."}
@@ -91,6 +93,10 @@ _TEXT = (
     "across the divisions that reported before the close of the fiscal year"
 )
 _WORDS = _TEXT.split()
+
+DRIFT_LIMIT = 0.15
+"""A shape's median latency moving more than this between the halves of the series is a
+server whose speed changed under the calibration (warned of; the fit is kept)."""
 
 #: Server flags that keep caches out of a calibration (documented in the command's help).
 CLEAN_SERVER_FLAGS = "--no-enable-prefix-caching --mm-processor-cache-gb 0"
@@ -207,16 +213,17 @@ async def probe(
         # untimed: every shape the series will time, until the server has settled (a server's
         # first requests of a shape cost more, and a fresh CPU server keeps speeding up over
         # its first rounds), then one batch round
-        best, rounds = math.inf, 0
+        best = [math.inf] * len(combos)
+        rounds = 0
         while rounds < WARM_ROUNDS:
             rounds += 1
-            started = time.perf_counter()
+            took: list[float] = []
             for pixels, tokens in combos:
-                await _one(client, engine, request_body(engine, fresh(), pixels, tokens))
-            elapsed = time.perf_counter() - started
-            if elapsed >= (1 - SETTLED) * best:
+                body = request_body(engine, fresh(), pixels, tokens)
+                took.append((await _one(client, engine, body))[2])
+            if all(t >= (1 - SETTLED) * b for t, b in zip(took, best, strict=True)):
                 break
-            best = min(best, elapsed)
+            best = [min(t, b) for t, b in zip(took, best, strict=True)]
         logger.info("%s: warmed up in %d round(s) of %d", engine.model, rounds, len(combos))
         warm = [request_body(engine, fresh(), budgets[0], OUTPUT_TOKENS[0]) for _ in range(BATCH)]
         await _round(client, engine, warm)
@@ -241,6 +248,9 @@ class Fit:
     decode_ms_batch1: float
     decode_ms_batch8: float
     residual_ms: float
+    drift: float | None = None
+    """The most a shape's median latency moved between the first and second half of the
+    series (0.24: a quarter slower or faster), None with too few requests to tell."""
     warnings: tuple[str, ...] = ()
     plausible: bool = True
 
@@ -297,6 +307,22 @@ def _medians(single: list[Sample]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any
     return x, y
 
 
+def drift(single: list[Sample]) -> float | None:
+    """How far each shape's median latency moved from the first half of its requests to the
+    second, at most: a server still warming up, or slowing down as its caches fill, gives
+    constants that the next calibration will not repeat."""
+    groups: dict[tuple[int, int], list[float]] = {}
+    for s in single:
+        groups.setdefault((s.max_pixels, s.max_tokens), []).append(s.seconds)
+    moves = []
+    for seconds in groups.values():
+        half = len(seconds) // 2
+        if half >= 2:
+            first, second = seconds[:half], seconds[-half:]
+            moves.append(abs(statistics.median(second) / statistics.median(first) - 1))
+    return round(max(moves), 3) if moves else None
+
+
 def fit(samples: list[Sample]) -> Fit:
     """Non-negative least squares over the batch-1 samples; the batch-8 step from the mean
     long and mean short round."""
@@ -328,11 +354,21 @@ def fit(samples: list[Sample]) -> Fit:
         "decode_ms_batch8": step8,
     }
     warnings = _implausible(values, residual, float(np.mean(y)))
+    moved = drift(single)
+    unsteady = []
+    if moved is not None and moved > DRIFT_LIMIT:
+        unsteady.append(
+            f"the server's latency moved {moved:.0%} between the first and second half of the "
+            "series: it was still warming up or slowing down, and another calibration will "
+            f"differ; calibrate again on a server that has served a while, started with "
+            f"{CLEAN_SERVER_FLAGS}"
+        )
     clean = {k: round(max(0.0, v), 4) for k, v in values.items()}
     return Fit(
         **clean,
         residual_ms=round(residual, 3),
-        warnings=tuple(warnings),
+        drift=moved,
+        warnings=tuple(warnings + unsteady),
         plausible=not warnings,
     )
 

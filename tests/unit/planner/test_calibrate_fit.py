@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from pagereader.planner.calibrate import BATCH, BATCH_ROUNDS, Sample, fit, pixel_budgets
+from pagereader.planner.calibrate import (
+    BATCH,
+    BATCH_ROUNDS,
+    DRIFT_LIMIT,
+    Sample,
+    fit,
+    pixel_budgets,
+)
 
 FIXED, PREFILL, STEP1, STEP8 = 40.0, 200.0, 5.0, 7.0
 
@@ -42,3 +49,14 @@ def test_a_steady_speed_up_does_not_bias_the_batch_step() -> None:
     assert BATCH_ROUNDS == (16, 128, 128, 16)
     result = fit(_single() + _rounds(120.0))
     assert result.decode_ms_batch8 == pytest.approx(STEP8, rel=1e-3)
+
+
+def test_a_server_that_slows_down_under_the_calibration_is_named() -> None:
+    """Every request 12 ms slower than the one before: the long answers' median moves by more
+    than the limit between the halves, and the fit says so."""
+    steady = fit(_single() + _rounds(0.0))
+    assert steady.drift == pytest.approx(0.0, abs=1e-6) and steady.warnings == ()
+    slowing = fit(_single(drift_ms=-12.0) + _rounds(0.0))
+    assert slowing.drift is not None and slowing.drift > DRIFT_LIMIT
+    assert any("latency moved" in w for w in slowing.warnings)
+    assert slowing.plausible  # the fit is kept; the warning says what to distrust
