@@ -171,8 +171,11 @@ def guess_kind(
     page_height: float,
     *,
     has_body: bool = True,
+    page_width: float = 0.0,
 ) -> BlockKind:
-    """Guess a paragraph's kind from its text, size and place on the page."""
+    """Guess a paragraph's kind from its text, size and place on the page. On a landscape
+    page (a slide) a footnote in the bottom band is the slide's text; on a document page that
+    band is the running footer's, and a reader's reference leaves the note there out too."""
     text = join_lines(lines)
     box = union([line.bbox for line in lines])
     size = statistics.median(size_of(line) for line in lines)
@@ -180,7 +183,7 @@ def guess_kind(
     in_top = box[3] <= page_height * BAND
     in_bottom = box[1] >= page_height * (1 - BAND)
     looks_title = body_size > 0 and size >= 1.25 * body_size and not is_page_number(text)
-    if in_bottom and is_footnote(text):
+    if in_bottom and page_width > page_height and is_footnote(text):
         return "text"
     if (in_top or in_bottom) and short and (has_body or is_page_number(text)) and not looks_title:
         return "header" if in_top else "footer"
@@ -331,13 +334,16 @@ def _continues(para: _Para, row: list[TextLine]) -> float | None:
     return None if first_line_indent else gap
 
 
-def _runs_on(para: _Para, row: list[TextLine], band: int) -> bool:
+def _runs_on(para: _Para, row: list[TextLine], band: int, body_size: float) -> bool:
     """A body paragraph whose sentence runs on into the bottom band (a slide's last bullet
-    wrapped over the footer's height): its last line does not end a sentence and the row is no
-    page number. Whether the row is close enough and of the same size is _continues' part."""
+    wrapped over the footer's height): the row is set at the body's size, the paragraph's last
+    line ends no sentence, and the row is no page number (an address or a registration number
+    in small type under the last column stays furniture). Whether the row is close enough to
+    the paragraph is _continues' part."""
     return (
         para.band == 0
         and band == 1
+        and _same_size(size_of(_main(row)), body_size, True)
         and not ends_sentence(_row_text(para.rows[-1]))
         and not is_page_number(_row_text(row))
     )
@@ -353,11 +359,16 @@ def paragraph_lines(lines: Sequence[TextLine], page_height: float) -> list[list[
     """Greedy top-down grouping of lines into paragraphs (each a list of lines in order)."""
     paras: list[_Para] = []
     usable, walls = cut_at_gutters([line for line in lines if _usable(line)])
+    body_size = body_font_size([ln for ln in usable if _band(ln.bbox, page_height) == 0])
     for row in split_lines_into_rows(usable, walls):
         band = _band(_row_box(row), page_height)
         best: tuple[float, int] | None = None
         for index, para in enumerate(paras):
-            gap = _continues(para, row) if para.band == band or _runs_on(para, row, band) else None
+            gap = (
+                _continues(para, row)
+                if para.band == band or _runs_on(para, row, band, body_size)
+                else None
+            )
             if gap is not None and (best is None or gap < best[0]):
                 best = (gap, index)
         if best is None:
@@ -373,6 +384,7 @@ def group_lines(
     page_height: float,
     *,
     source: str = "textlayer",
+    page_width: float = 0.0,
 ) -> list[Block]:
     """Merge a page's lines into paragraph blocks with guessed kinds, top to bottom.
 
@@ -385,7 +397,9 @@ def group_lines(
     body_size = body_font_size(body or [line for group in groups for line in group])
     blocks = [
         Block(
-            kind=guess_kind(group, body_size, page_height, has_body=bool(body)),
+            kind=guess_kind(
+                group, body_size, page_height, has_body=bool(body), page_width=page_width
+            ),
             bbox=union([line.bbox for line in group]),
             lines=tuple(group),
             source=source,

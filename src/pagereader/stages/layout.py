@@ -112,7 +112,7 @@ def digital_blocks(state: PageState) -> list[Block]:
     tables = [(box, "grid") for box in ruled] + [(box, WORDS_SOURCE) for box in unruled]
     lines = [ln for ln in page.lines if not any(_center_in(ln, t) for t, _ in tables)]
     lines = attach_labels(lines, [box for box, _ in figures])
-    blocks = group_lines(lines, page.height, source="textlayer")
+    blocks = group_lines(lines, page.height, source="textlayer", page_width=page.width)
     for box, source in tables:
         inside = tuple(ln for ln in page.lines if _center_in(ln, box))
         blocks.append(Block(kind="table", bbox=box, lines=inside, source=source))

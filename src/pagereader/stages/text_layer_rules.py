@@ -36,7 +36,7 @@ def prefer_text_layer(state: PageState, max_garbage_ratio: float) -> bool:
     read = _read_chars(state.results)
     if read >= OCR_SHARE * stats.chars:
         return False
-    blocks = group_lines(page.lines, page.height, source="textlayer")
+    blocks = group_lines(page.lines, page.height, source="textlayer", page_width=page.width)
     if not blocks:
         return False
     pictures = {r.block.bbox: r for r in state.results if r.block.kind == "figure"}

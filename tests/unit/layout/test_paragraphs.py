@@ -179,16 +179,24 @@ def test_a_sentence_running_into_the_bottom_band_stays_in_its_paragraph() -> Non
     }
     ended = [line("The rules apply to every page.", 72, 728, 540), line("Draft", 72, 740, 110)]
     assert [b.kind for b in group_lines(ended, H)] == ["text", "footer"]
+    small = [
+        line("The office publishes the issue with", 72, 720, 540, size=10),
+        line("07233 Seoul, Yeongdeungpo-gu, 1 Uisadang-daero", 72, 738, 300, size=8),
+    ]
+    assert [b.kind for b in group_lines(small, H)] == ["text", "footer"]
 
 
-def test_a_footnote_in_the_bottom_band_is_text() -> None:
+def test_a_footnote_in_a_slides_bottom_band_is_text() -> None:
+    """On a landscape page; on paper that band is the running footer's."""
     lines = [
         *column(["Body text here.", "More body."], 72, 100, 540),
         line("** Codified in NIST SP 800-63", 200, 745, 420, size=9),
         line("Company Confidential", 200, 775, 320, size=9),
     ]
-    kinds = {block_text(b): b.kind for b in group_lines(lines, H)}
-    assert kinds["** Codified in NIST SP 800-63"] == "text"
-    assert kinds["Company Confidential"] == "footer"
+    on_slide = {block_text(b): b.kind for b in group_lines(lines, H, page_width=2 * H)}
+    assert on_slide["** Codified in NIST SP 800-63"] == "text"
+    assert on_slide["Company Confidential"] == "footer"
+    on_paper = {block_text(b): b.kind for b in group_lines(lines, H, page_width=W)}
+    assert on_paper["** Codified in NIST SP 800-63"] == "footer"
     assert is_footnote("† Estimated") and is_footnote("¹ See above")
     assert not is_footnote("2024 Annual Report") and not is_footnote("** 12")
