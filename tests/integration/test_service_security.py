@@ -96,7 +96,7 @@ def test_tokens_and_roles(server: ServerProcess, tokens: dict[str, str]) -> None
     for path in ("/docs", "/openapi.json", "/redoc"):
         assert httpx.get(f"{url}{path}", headers=_auth(tokens["admin"])).status_code == 404
 
-    assert httpx.get(f"{url}/v1/jobs", headers=_auth(tokens["reader"])).json() == {"jobs": []}
+    assert httpx.get(f"{url}/v1/jobs", headers=_auth(tokens["reader"])).json() == {"jobs": [], "next_cursor": None}
     refused = _upload(url, tokens["reader"], "deck.pdf", DECK.read_bytes())
     assert refused.status_code == 403 and "reviewer" in refused.json()["error"]
     accepted = _upload(url, tokens["reviewer"], "deck.pdf", DECK.read_bytes())
@@ -282,7 +282,7 @@ def test_open_server_binds_loopback_only(tmp_path: Path) -> None:
 def test_open_server_refuses_foreign_host_names(tmp_path: Path) -> None:
     with running(tmp_path / "data", tmp_path / "log") as server:
         port = server.url.rsplit(":", 1)[1]
-        assert httpx.get(f"{server.url}/v1/jobs").json() == {"jobs": []}
+        assert httpx.get(f"{server.url}/v1/jobs").json() == {"jobs": [], "next_cursor": None}
         rebound = httpx.get(f"{server.url}/v1/jobs", headers={"Host": f"evil.example:{port}"})
         assert rebound.status_code == 403 and "loopback" in rebound.json()["error"]
 
@@ -323,3 +323,31 @@ def test_every_error_has_one_shape(server: Any, tokens: dict[str, str]) -> None:
     body = bad.json()
     assert bad.status_code == 422 and body["code"] == "invalid_body" and body["status"] == 422
     assert [f["field"] for f in body["fields"]] == ["page"]
+
+
+def test_the_job_list_comes_a_page_at_a_time(server: Any, tokens: dict[str, str]) -> None:
+    """limit and cursor: every job once, in the order of the whole list; a cursor the service
+    did not give out is a 400, a limit out of range a 422 naming the field."""
+    url, reader = server.url, _auth(tokens["reader"])
+    for n in range(3):
+        assert (
+            _upload(url, tokens["reviewer"], f"page{n}.pdf", DECK.read_bytes()).status_code == 202
+        )
+    whole = httpx.get(f"{url}/v1/jobs?limit=1000", headers=reader, timeout=10).json()
+    assert whole["next_cursor"] is None and len(whole["jobs"]) >= 3
+    seen, cursor = [], None
+    while True:
+        query = "limit=2" + (f"&cursor={cursor}" if cursor else "")
+        page = httpx.get(f"{url}/v1/jobs?{query}", headers=reader, timeout=10).json()
+        assert len(page["jobs"]) <= 2
+        seen += [job["id"] for job in page["jobs"]]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert seen == [job["id"] for job in whole["jobs"]]
+    bad = httpx.get(f"{url}/v1/jobs?cursor=../x", headers=reader, timeout=10)
+    assert bad.status_code == 400 and bad.json()["code"] == "bad_request"
+    out_of_range = httpx.get(f"{url}/v1/jobs?limit=0", headers=reader, timeout=10)
+    body = out_of_range.json()
+    assert out_of_range.status_code == 422 and body["code"] == "invalid_body"
+    assert [f["field"] for f in body["fields"]] == ["query.limit"]

@@ -17,7 +17,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Request
+from fastapi import Depends, FastAPI, Query, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 
@@ -46,6 +46,19 @@ OUTPUT_FILES = {
 Reader = Annotated[Principal, Depends(require("reader"))]
 Reviewer = Annotated[Principal, Depends(require("reviewer"))]
 Admin = Annotated[Principal, Depends(require("admin"))]
+
+
+JOBS_PER_PAGE = 100
+MAX_JOBS_PER_PAGE = 1000
+
+
+def _after(cursor: str | None) -> int | None:
+    """The row number a ``cursor`` from an earlier page stands for."""
+    if cursor is None:
+        return None
+    if not cursor.isascii() or not cursor.isdigit() or len(cursor) > 18:
+        raise ServiceError(400, f"cursor {cursor[:40]!r} is not one this service gave out")
+    return int(cursor)
 
 
 def job_json(job: Job) -> dict[str, Any]:
@@ -129,7 +142,7 @@ def create_app(
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
-        counts = {s: len(service.store.list_jobs(s)) for s in ("queued", "running")}
+        counts = {s: service.store.count(s) for s in ("queued", "running")}
         engines = service.engines.status()
         return {"status": "ok", "workers": service.workers, **counts, "engines": engines}
 
@@ -138,12 +151,22 @@ def create_app(
         return await submit_upload(service, request)
 
     @app.get("/v1/jobs", response_model=None)
-    async def list_jobs(_: Reader, status: str | None = None) -> dict[str, Any]:
+    async def list_jobs(
+        _: Reader,
+        status: str | None = None,
+        limit: Annotated[int, Query(ge=1, le=MAX_JOBS_PER_PAGE)] = JOBS_PER_PAGE,
+        cursor: str | None = None,
+    ) -> dict[str, Any]:
         if status is not None and status not in JOB_STATUSES:
             raise ServiceError(
                 400, f"unknown status {status!r}; use one of {', '.join(JOB_STATUSES)}"
             )
-        return {"jobs": [job_json(job) for job in service.store.list_jobs(status)]}
+        after = _after(cursor)
+        jobs, last = await asyncio.to_thread(service.store.page, limit, after, status)
+        return {
+            "jobs": [job_json(job) for job in jobs],
+            "next_cursor": None if last is None else str(last),
+        }
 
     @app.get("/v1/jobs/{job_id}", response_model=None)
     async def get_job(job_id: str, _: Reader) -> dict[str, Any]:

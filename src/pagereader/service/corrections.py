@@ -31,7 +31,8 @@ REVIEW_ACTIONS: tuple[str, ...] = get_args(ReviewAction)
 UNREADABLE_TEXT = "[unclear]"
 ORIGINAL_JSON = "document.original.json"
 
-_SCHEMA = """
+SCHEMA_STEPS = (
+    """
 CREATE TABLE IF NOT EXISTS reviews (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     job_id TEXT NOT NULL,
@@ -45,7 +46,9 @@ CREATE TABLE IF NOT EXISTS reviews (
     at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS reviews_job ON reviews (job_id, page, block, id);
-"""
+""",
+)
+"""The schema, step by step (store.py): a new column or index is a new step at the end."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,7 @@ class ReviewStore:
 
     def __init__(self, path: Path) -> None:
         self._lock = threading.Lock()
-        self._db = open_store(path, _SCHEMA)
+        self._db = open_store(path, SCHEMA_STEPS)
 
     def add(
         self,

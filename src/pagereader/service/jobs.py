@@ -22,7 +22,8 @@ JobStatus = Literal["queued", "running", "ok", "partial", "failed"]
 JOB_STATUSES: tuple[str, ...] = get_args(JobStatus)
 FINISHED: frozenset[str] = frozenset({"ok", "partial", "failed"})
 
-_SCHEMA = """
+SCHEMA_STEPS = (
+    """
 CREATE TABLE IF NOT EXISTS jobs (
     id TEXT PRIMARY KEY,
     file_name TEXT NOT NULL,
@@ -36,7 +37,9 @@ CREATE TABLE IF NOT EXISTS jobs (
     output TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS jobs_status ON jobs (status, created);
-"""
+""",
+)
+"""The schema, step by step (store.py): a new column or index is a new step at the end."""
 _COLUMNS = (
     "id, file_name, sha256, status, pages_done, pages_total, error, created, finished, output"
 )
@@ -64,6 +67,12 @@ class Job(BaseModel):
         return self.error.splitlines() if self.error else []
 
 
+def _without_rowid(row: sqlite3.Row) -> dict[str, object]:
+    data = dict(row)
+    data.pop("rowid", None)
+    return data
+
+
 def new_job_id() -> str:
     """A fresh job id (uuid4, hex)."""
     return uuid.uuid4().hex
@@ -81,7 +90,7 @@ class JobStore:
         the queue (only the server may, never a tool reading the store beside it)."""
         self.path = path
         self._lock = threading.Lock()
-        self._db = open_store(path, _SCHEMA)
+        self._db = open_store(path, SCHEMA_STEPS)
         self.requeued = self._requeue_running() if requeue else 0
 
     def _execute(self, sql: str, params: tuple[object, ...] = ()) -> list[sqlite3.Row]:
@@ -119,6 +128,39 @@ class JobStore:
                 f"SELECT {_COLUMNS} FROM jobs WHERE status=? ORDER BY created, rowid", (status,)
             )
         return [Job.model_validate(dict(row)) for row in rows]
+
+    def page(
+        self, limit: int, after: int | None = None, status: str | None = None
+    ) -> tuple[list[Job], int | None]:
+        """Up to ``limit`` jobs, oldest first, after the job whose row number is ``after``;
+        and the row number to ask after next (None on the last page). Row numbers only grow,
+        so a page never repeats or skips a job while jobs are added."""
+        where = ["rowid > ?"]
+        params: list[object] = [after if after is not None else 0]
+        if status is not None:
+            where.append("status = ?")
+            params.append(status)
+        rows = self._execute(
+            f"SELECT rowid, {_COLUMNS} FROM jobs WHERE {' AND '.join(where)} "
+            "ORDER BY rowid LIMIT ?",
+            (*params, limit + 1),
+        )
+        jobs = [Job.model_validate(_without_rowid(row)) for row in rows]
+        more = len(rows) > limit
+        return jobs[:limit], int(rows[limit - 1]["rowid"]) if more else None
+
+    def newest(self, offset: int, limit: int) -> list[Job]:
+        """Jobs newest first, ``limit`` of them from ``offset`` (the jobs page of the UI)."""
+        rows = self._execute(
+            f"SELECT {_COLUMNS} FROM jobs ORDER BY created DESC, rowid DESC LIMIT ? OFFSET ?",
+            (limit, offset),
+        )
+        return [Job.model_validate(dict(row)) for row in rows]
+
+    def count(self, status: str) -> int:
+        """How many jobs have the status."""
+        rows = self._execute("SELECT COUNT(*) AS n FROM jobs WHERE status=?", (status,))
+        return int(rows[0]["n"])
 
     def claim(self) -> Job | None:
         """Mark the oldest queued job running and return it (None when the queue is empty)."""

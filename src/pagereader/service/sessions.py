@@ -33,7 +33,8 @@ __all__ = [
 CSRF_FIELD = "csrf_token"
 SESSION_SECONDS = 12 * 3600
 
-_SCHEMA = """
+SCHEMA_STEPS = (
+    """
 CREATE TABLE IF NOT EXISTS sessions (
     digest TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -41,7 +42,9 @@ CREATE TABLE IF NOT EXISTS sessions (
     csrf TEXT NOT NULL,
     expires REAL NOT NULL
 );
-"""
+""",
+)
+"""The schema, step by step (store.py): a new column or index is a new step at the end."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,7 @@ class SessionStore:
 
     def __init__(self, path: Path) -> None:
         self._lock = threading.Lock()
-        self._db = open_store(path, _SCHEMA)
+        self._db = open_store(path, SCHEMA_STEPS)
         with self._lock:
             self._db.execute("DELETE FROM sessions WHERE expires < ?", (time.time(),))
 

@@ -66,10 +66,10 @@ JOBS_PER_PAGE = 50
 def _job_rows(service: Service, page_number: int) -> tuple[list[dict[str, Any]], bool]:
     """One page of the jobs table and whether older jobs follow (in a worker thread: it reads
     the stores and each finished job's flagged blocks)."""
-    newest = list(reversed(service.store.list_jobs()))
     start = (page_number - 1) * JOBS_PER_PAGE
+    newest = service.store.newest(start, JOBS_PER_PAGE + 1)
     rows = []
-    for job in newest[start : start + JOBS_PER_PAGE]:
+    for job in newest[:JOBS_PER_PAGE]:
         flagged = service.flagged(job)
         open_flags = len(flagged - service.reviews.current(job.id).keys()) if flagged else 0
         rows.append(
@@ -81,7 +81,7 @@ def _job_rows(service: Service, page_number: int) -> tuple[list[dict[str, Any]],
                 "finished": job.status in FINISHED,
             }
         )
-    return rows, len(newest) > start + JOBS_PER_PAGE
+    return rows, len(newest) > JOBS_PER_PAGE
 
 
 def _duration(job: Job) -> str:
