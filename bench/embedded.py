@@ -32,7 +32,7 @@ from pagereader.engines.tesseract import tesseract_text
 from pagereader.evalset_manifest import guess_lang
 from pagereader.evaluate.cases import EvalCase
 from pagereader.evaluate.metrics import critical_patterns
-from pagereader.evaluate.runner import score_text
+from pagereader.evaluate.run_cases import score_text
 from pagereader.pipeline import make_context, parse_page
 from pagereader.runtime import Runtime
 from pagereader.sources import open_source

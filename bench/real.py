@@ -13,7 +13,7 @@ rules passed for the rule-scored set) and seconds a page.
 
 real_legal is scored as its README says: NFKC, whitespace removed, consistency 1 - Lev / max
 length; critical tokens are its article numbers and modal words. The other sets use the
-evaluation runner's scoring (src/pagereader/evaluate/runner.py).
+evaluation runner's scoring (src/pagereader/evaluate/run_cases.py).
 
     .venv/bin/python bench/real.py [--sets real_legal] [--limit N] [--engines pagereader,...]
                                    [--save DIR]
@@ -117,7 +117,7 @@ def score(page: Page, text: str) -> tuple[float | None, bool]:
     """(consistency or None for rule-scored pages, critical identical or rules all passed)."""
     from pagereader.evaluate.metrics import char_consistency, critical_agreement, normalize
     from pagereader.evaluate.olmocr import check_rule
-    from pagereader.evaluate.runner import score_text
+    from pagereader.evaluate.run_cases import score_text
 
     if page.dataset == "real_legal":
         hyp, ref = normalize(text, markdown=True), normalize(str(page.case))

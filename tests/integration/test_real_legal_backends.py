@@ -14,7 +14,7 @@ import pytest
 from pagereader.engines.rapidocr import detect
 from pagereader.evaluate.cases import EvalCase
 from pagereader.evaluate.metrics import critical_patterns
-from pagereader.evaluate.runner import score_text
+from pagereader.evaluate.run_cases import score_text
 from pagereader.options import Options, RapidOCREngineOptions
 from pagereader.pipeline import make_context, parse_page
 from pagereader.sources import open_source

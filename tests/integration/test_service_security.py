@@ -96,7 +96,10 @@ def test_tokens_and_roles(server: ServerProcess, tokens: dict[str, str]) -> None
     for path in ("/docs", "/openapi.json", "/redoc"):
         assert httpx.get(f"{url}{path}", headers=_auth(tokens["admin"])).status_code == 404
 
-    assert httpx.get(f"{url}/v1/jobs", headers=_auth(tokens["reader"])).json() == {"jobs": [], "next_cursor": None}
+    assert httpx.get(f"{url}/v1/jobs", headers=_auth(tokens["reader"])).json() == {
+        "jobs": [],
+        "next_cursor": None,
+    }
     refused = _upload(url, tokens["reader"], "deck.pdf", DECK.read_bytes())
     assert refused.status_code == 403 and "reviewer" in refused.json()["error"]
     accepted = _upload(url, tokens["reviewer"], "deck.pdf", DECK.read_bytes())

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from pagereader.batch.driver import BatchCallback, BatchConfig, BatchRun
 from pagereader.batch.manifest import Manifest
 from pagereader.batch.progress import BatchStats
-from pagereader.batch.runner import BatchCallback, BatchConfig, BatchRun
 from pagereader.batch.storage import BATCH_DIR, Destination
 from pagereader.options import Options
 

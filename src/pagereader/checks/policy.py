@@ -37,7 +37,7 @@ def _rank(finding: Finding) -> int:
     return PRECEDENCE.index(finding.check) if finding.check in PRECEDENCE else len(PRECEDENCE)
 
 
-def decide(
+def choose_action(
     findings: Sequence[Finding],
     possible: Possible,
     remedies: Mapping[CheckName, Sequence[str]],

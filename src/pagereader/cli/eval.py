@@ -43,7 +43,7 @@ def eval_command(
         from pagereader.evaluate.cases import EvalCase, read_dataset
         from pagereader.evaluate.engines import build_eval_engines
         from pagereader.evaluate.report import comparison_tables, write_report
-        from pagereader.evaluate.runner import run_eval
+        from pagereader.evaluate.run_cases import run_eval
     cases: list[EvalCase] = []
     for folder in datasets:
         found = read_dataset(folder)
@@ -75,7 +75,7 @@ def make_evalset_command(
 ) -> None:
     """Write a synthetic dataset (slides and legal pages; en, zh-Hant, ko; digital and scans)."""
     with needs_extra("eval"):
-        from pagereader.evaluate.evalset import make_evalset
+        from pagereader.evaluate.make_evalset import make_evalset
 
     probe_folder(out, output_hint(None))
     with writing(out, None):

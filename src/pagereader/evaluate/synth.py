@@ -1,7 +1,7 @@
 """Synthetic documents with known text: digital PDFs with a real text layer, a PPTX with notes,
 and scans of the PDFs at three degradation levels, each with its ground truth per page.
 
-They are what pagereader is tested and demonstrated on, and what evalset.py turns into a
+They are what pagereader is tested and demonstrated on, and what make_evalset.py turns into a
 dataset in pagereader's own format (manifest.jsonl). Output is deterministic: reportlab runs
 in invariant mode and every random effect is seeded from the file, page and level.
 """

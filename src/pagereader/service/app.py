@@ -29,10 +29,10 @@ from pagereader.service.limits import ServiceLimits
 from pagereader.service.metrics import CONTENT_TYPE
 from pagereader.service.origin import OriginGuard
 from pagereader.service.review_api import review_router
-from pagereader.service.runner import Service
 from pagereader.service.sessions import SessionStore, set_session_cookie
 from pagereader.service.submit import submit_upload
 from pagereader.service.ui.routes import LoginRequired, static_files, ui_router
+from pagereader.service.workers import Service
 
 logger = logging.getLogger(__name__)
 

@@ -32,12 +32,12 @@ from pagereader.service.corrections import (
     regenerate,
 )
 from pagereader.service.errors import ServiceError
-from pagereader.service.evalset import export_evalset
 from pagereader.service.jobs import FINISHED, Job
 from pagereader.service.json_body import read_json
 from pagereader.service.review_crops import block_crop
-from pagereader.service.runner import Service
+from pagereader.service.reviewed_cases import export_evalset
 from pagereader.service.schemas import review_body
+from pagereader.service.workers import Service
 from pagereader.types import BlockResult, DocumentResult
 
 logger = logging.getLogger(__name__)
@@ -136,7 +136,7 @@ def check_unicode(fields: dict[str, str | None]) -> None:
             )
 
 
-async def decide(
+async def record_decision(
     service: Service,
     job_id: str,
     page: int,
@@ -244,7 +244,7 @@ def review_router(service: Service) -> APIRouter:
     async def add_review(job_id: str, request: Request, who: Reviewer) -> Any:
         decision = review_body(await read_json(request, MAX_BODY_BYTES))
         page, order, action, text = decision.page, decision.block, decision.action, decision.text
-        review = await decide(service, job_id, page, order, action, text, who)
+        review = await record_decision(service, job_id, page, order, action, text, who)
         return JSONResponse(review.as_json(), status_code=201)
 
     @router.get("/v1/jobs/{job_id}/reviews", response_model=None)

@@ -13,9 +13,9 @@ from fastapi.responses import JSONResponse
 
 from pagereader.service.errors import ServiceError
 from pagereader.service.jobs import new_job_id
-from pagereader.service.runner import Service
 from pagereader.service.sessions import CSRF_FIELD
 from pagereader.service.uploads import check_image_pixels, receive_upload
+from pagereader.service.workers import Service
 
 logger = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@
 invisible layer left by an earlier OCR over a page image).
 ``dense``: many small lines or a big ruled table; later VLM requests get more pixels.
 
-``compute_features`` reads the page; ``decide`` is pure (features and options in, decision out)
+``compute_features`` reads the page; ``decide_page`` is pure (features and options in, decision out)
 so that tests feed it values.
 """
 
@@ -182,7 +182,7 @@ def text_layer_trusted(
     )
 
 
-def decide(
+def decide_page(
     features: PageFeatures, trusted: bool, trust_reason: str, options: ClassifyOptions
 ) -> PageDecision:
     """Class, pixel budget and reasons for a page (pure)."""
@@ -242,7 +242,7 @@ def classify_page(
     features = compute_features(page, tables, use_text_layer=trusted, analysis=analysis)
     share = _small_share(page, features, options, trusted)
     features = features.model_copy(update={"small_font_share": round(share, 4)})
-    return decide(features, trusted, why, options), trusted, tables
+    return decide_page(features, trusted, why, options), trusted, tables
 
 
 def _small_share(

@@ -16,7 +16,7 @@ import dataclasses
 import logging
 import time
 
-from pagereader.checks import Possible, Subject, decide, run_checks
+from pagereader.checks import Possible, Subject, choose_action, run_checks
 from pagereader.checks.base import ReferenceSource
 from pagereader.checks.plausibility import page_findings
 from pagereader.engines.textlayer import TextLayerEngine
@@ -303,7 +303,7 @@ async def verify_block(
         name = walk.chain[walk.position] if walk.position < len(walk.chain) else walk.result.engine
         gain = None if last else pixel_gain(ctx, state, walk.result.block, walk.max_pixels, name)
         possible = Possible() if last else _possible(ctx, walk, reference, gain)
-        action, lead = decide(findings, possible, options.remedies)
+        action, lead = choose_action(findings, possible, options.remedies)
         if gain is not None and gain.after <= gain.before and findings and action != "retry":
             unchanged = no_gain(name, walk.max_pixels, gain)
             if unchanged not in history:

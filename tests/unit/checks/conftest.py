@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from pagereader.checks import Possible, Subject, decide, run_checks
+from pagereader.checks import Possible, Subject, choose_action, run_checks
 from pagereader.options import VerifyOptions
 from pagereader.types import Finding, VerdictAction
 
@@ -16,7 +16,7 @@ Judge = Callable[[Subject, Possible], tuple[list[Finding], VerdictAction]]
 def _judge(subject: Subject, possible: Possible) -> tuple[list[Finding], VerdictAction]:
     options = VerifyOptions()
     findings = run_checks(subject, options)
-    action, _ = decide(findings, possible, options.remedies)
+    action, _ = choose_action(findings, possible, options.remedies)
     return findings, action
 
 

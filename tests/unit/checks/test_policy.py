@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from pagereader.checks import Possible, decide
+from pagereader.checks import Possible, choose_action
 from pagereader.options import VerifyOptions, VerifyRemedy
 from pagereader.types import Finding
 
@@ -11,24 +11,31 @@ INFO = Finding(check="fallback", message="answered after grid failed", severity=
 
 
 def test_no_faults_accept() -> None:
-    assert decide([], Possible(can_retry=True), REMEDIES) == ("accept", None)
-    assert decide([INFO], Possible(can_retry=True), REMEDIES) == ("accept", None)
+    assert choose_action([], Possible(can_retry=True), REMEDIES) == ("accept", None)
+    assert choose_action([INFO], Possible(can_retry=True), REMEDIES) == ("accept", None)
 
 
 def test_the_most_serious_fault_decides() -> None:
-    action, lead = decide([MODAL, LOOP], Possible(can_retry=True, can_fallback=True), REMEDIES)
+    action, lead = choose_action(
+        [MODAL, LOOP], Possible(can_retry=True, can_fallback=True), REMEDIES
+    )
     assert (action, lead) == ("retry", LOOP)
 
 
 def test_ladder_walks_down_to_review() -> None:
-    assert decide([MODAL], Possible(can_retry=True, can_fallback=True), REMEDIES)[0] == "fallback"
-    assert decide([MODAL], Possible(can_retry=True, can_escalate=True), REMEDIES)[0] == "retry"
-    assert decide([MODAL], Possible(can_escalate=True), REMEDIES)[0] == "escalate"
-    assert decide([MODAL], Possible(), REMEDIES)[0] == "review"
+    assert (
+        choose_action([MODAL], Possible(can_retry=True, can_fallback=True), REMEDIES)[0]
+        == "fallback"
+    )
+    assert (
+        choose_action([MODAL], Possible(can_retry=True, can_escalate=True), REMEDIES)[0] == "retry"
+    )
+    assert choose_action([MODAL], Possible(can_escalate=True), REMEDIES)[0] == "escalate"
+    assert choose_action([MODAL], Possible(), REMEDIES)[0] == "review"
 
 
 def test_remedies_are_configurable() -> None:
     review: list[VerifyRemedy] = ["review"]
     only_review = {**REMEDIES, "critical": review}
     everything = Possible(can_retry=True, can_escalate=True, can_fallback=True)
-    assert decide([MODAL], everything, only_review)[0] == "review"
+    assert choose_action([MODAL], everything, only_review)[0] == "review"

@@ -20,7 +20,7 @@ from pagereader.errors import DependencyError
 from pagereader.evaluate import synth, synth_text
 from pagereader.evaluate.cases import read_manifest
 from pagereader.evaluate.degrade import LEVELS, degrade, psnr, render_pages
-from pagereader.evaluate.evalset import CRITICAL, make_evalset
+from pagereader.evaluate.make_evalset import CRITICAL, make_evalset
 from pagereader.evaluate.synth import find_font, wrap
 
 from fixtures import Fixtures

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pagereader.options import ClassifyOptions
-from pagereader.stages.classify import decide, small_font_share, text_layer_trusted
+from pagereader.stages.classify import decide_page, small_font_share, text_layer_trusted
 from pagereader.text import count_scripts, script_of
 from pagereader.types import PageDecision, PageFeatures, TextLine
 
@@ -12,7 +12,7 @@ OPTIONS = ClassifyOptions()
 
 def _decide(features: PageFeatures, invisible: float = 0.0) -> tuple[PageDecision, bool]:
     trusted, why = text_layer_trusted(features, invisible, OPTIONS)
-    return decide(features, trusted, why, OPTIONS), trusted
+    return decide_page(features, trusted, why, OPTIONS), trusted
 
 
 def test_good_text_layer_is_digital_with_normal_pixels() -> None:

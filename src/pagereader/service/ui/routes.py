@@ -24,10 +24,10 @@ from fastapi.templating import Jinja2Templates
 from pagereader.service.auth import ANONYMOUS, COOKIE, Principal, TokenStore
 from pagereader.service.errors import ServiceError
 from pagereader.service.jobs import FINISHED, Job
-from pagereader.service.review_api import block_entries, decide, job_document
-from pagereader.service.runner import Service
+from pagereader.service.review_api import block_entries, job_document, record_decision
 from pagereader.service.sessions import CSRF_FIELD, Session, SessionStore, set_session_cookie
 from pagereader.service.submit import submit_upload
+from pagereader.service.workers import Service
 
 logger = logging.getLogger(__name__)
 
@@ -228,7 +228,7 @@ def ui_router(service: Service, tokens: TokenStore, sessions: SessionStore) -> A
         try:
             page_number, order = int(str(form.get("page"))), int(str(form.get("block")))
             text = form.get("text")
-            await decide(
+            await record_decision(
                 service,
                 job_id,
                 page_number,
