@@ -6,11 +6,9 @@ swap and (critical findings go straight to review here) keeps the block flagged.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import httpx
 from fastapi import FastAPI, Request
@@ -29,7 +27,6 @@ TOKENS = {
     "reviewer": ("rita", "reviewer-token-0123456789"),
     "admin": ("ops", "admin-token-0123456789abc"),
 }
-FINISHED = {"ok", "partial", "failed"}
 
 
 def misreading_vlm(old: str, new: str) -> FastAPI:
@@ -69,16 +66,6 @@ def token_store() -> TokenStore:
 def client(url: str, role: str | None = None) -> httpx.Client:
     headers = {"Authorization": f"Bearer {TOKENS[role][1]}"} if role else {}
     return httpx.Client(base_url=url, headers=headers, timeout=60)
-
-
-def wait_finished(http: httpx.Client, job_id: str, timeout: float = 300) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        job: dict[str, Any] = http.get(f"/v1/jobs/{job_id}").json()
-        if job["status"] in FINISHED:
-            return job
-        assert time.monotonic() < deadline, f"job {job_id} still {job['status']}"
-        time.sleep(0.2)
 
 
 @contextmanager

@@ -11,8 +11,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
+
+from pagereader.service.jobs import FINISHED
 
 SRC = Path(__file__).parents[1] / "src"
 
@@ -21,6 +24,17 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def wait_finished(http: httpx.Client, job_id: str, timeout: float = 300) -> dict[str, Any]:
+    """Poll a job until it has finished; its JSON. Fails the test past ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        job: dict[str, Any] = http.get(f"/v1/jobs/{job_id}").json()
+        if job["status"] in FINISHED:
+            return job
+        assert time.monotonic() < deadline, f"job {job_id} still {job['status']}"
+        time.sleep(0.2)
 
 
 def serve_args(data_dir: Path, port: int, *extra: str) -> list[str]:

@@ -22,10 +22,9 @@ from PIL import Image, ImageDraw
 
 from pagereader.service.engine_api import DEFAULT_MODEL, create_app, serve_in_thread
 
-from service_process import ServerProcess, free_port, running, server_env
+from service_process import ServerProcess, free_port, running, server_env, wait_finished
 
 DECK = Path(__file__).parents[2] / "examples" / "deck.pdf"
-FINISHED = {"ok", "partial", "failed"}
 JSON = {"Content-Type": "application/json"}
 BIG_SIDE = 7999
 PEAK_BOUND_KB = 1_500_000
@@ -69,10 +68,8 @@ def _finished_job(url: str) -> tuple[str, dict[str, Any]]:
     )
     assert answer.status_code == 202, answer.text
     job_id = answer.json()["id"]
-    deadline = time.monotonic() + 300
-    while httpx.get(f"{url}/v1/jobs/{job_id}", timeout=30).json()["status"] not in FINISHED:
-        assert time.monotonic() < deadline, "the job did not finish"
-        time.sleep(0.3)
+    with httpx.Client(base_url=url, timeout=30) as http:
+        wait_finished(http, job_id, 300)
     blocks = httpx.get(f"{url}/v1/jobs/{job_id}/blocks", timeout=30).json()["blocks"]
     return job_id, blocks[0]
 

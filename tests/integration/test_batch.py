@@ -8,7 +8,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -29,6 +28,7 @@ from pagereader.options import Options
 from pagereader.sources.office import find_soffice
 
 from fixtures import Fixtures
+from service_process import free_port
 
 pytestmark = pytest.mark.slow  # seconds of real engines, servers or processes
 
@@ -213,16 +213,10 @@ def test_killed_worker_leaves_every_document_once(
     assert "nothing to parse" in result.output
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture
 def s3_endpoint(tmp_path: Path) -> Iterator[str]:
     """A real S3-compatible server (moto) on loopback, stopped at the end."""
-    port = _free_port()
+    port = free_port()
     server = shutil.which("moto_server") or str(Path(sys.executable).parent / "moto_server")
     process = subprocess.Popen(
         [server, "-H", "127.0.0.1", "-p", str(port)],
@@ -344,7 +338,7 @@ def test_two_node_cluster_on_loopback(corpus: Path, parsed: Path, tmp_path: Path
     can only be placed one on each node, so a finished batch used both."""
     ray_bin = shutil.which("ray") or str(Path(sys.executable).parent / "ray")
     temp = Path(tempfile.mkdtemp(prefix="rt-", dir="/tmp"))
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
     common = ["--num-cpus", "1", "--node-ip-address", "127.0.0.1", "--disable-usage-stats"]
     address = f"127.0.0.1:{port}"

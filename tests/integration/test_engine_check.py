@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,6 +25,7 @@ from pagereader.service.app import create_app
 from pagereader.service.engine_api import serve_in_thread
 
 from fault_server import Fault, FaultServer
+from service_process import free_port
 
 DECK = Path(__file__).parents[2] / "examples" / "deck.pdf"
 
@@ -86,15 +86,8 @@ async def test_a_failing_engine_is_checked_again_after_the_interval(
         await asyncio.gather(*(engine.aclose() for engine in ctx.engines.values()))
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-    return port
-
-
 def test_the_service_shows_a_down_engine_and_its_jobs_report_it(tmp_path: Path) -> None:
-    down = f"http://127.0.0.1:{_free_port()}/v1"
+    down = f"http://127.0.0.1:{free_port()}/v1"
     app = create_app(tmp_path, _options(down))
     with serve_in_thread(app) as url:
         client = httpx.Client(base_url=url.removesuffix("/v1"), timeout=30)

@@ -17,7 +17,8 @@ from playwright.sync_api import Dialog, Page, sync_playwright
 from reportlab.pdfgen import canvas
 
 from fixtures import Fixtures
-from review_service import MISREAD, TOKENS, client, review_service, vlm_server, wait_finished
+from review_service import MISREAD, TOKENS, client, review_service, vlm_server
+from service_process import wait_finished
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

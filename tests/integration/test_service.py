@@ -6,9 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-import time
 from pathlib import Path
-from typing import Any
 
 import httpx
 from fastapi.testclient import TestClient
@@ -19,22 +17,13 @@ from pagereader.service.auth import TokenStore
 from pagereader.service.engine_api import serve_in_thread
 from pagereader.service.limits import ServiceLimits
 
+from service_process import wait_finished
+
 DECK = Path(__file__).parents[2] / "examples" / "deck.pdf"
-FINISHED = {"ok", "partial", "failed"}
 
 
 def _upload(client: httpx.Client, name: str, data: bytes) -> httpx.Response:
     return client.post("/v1/documents", files={"file": (name, data, "application/octet-stream")})
-
-
-def _wait(client: httpx.Client, job_id: str, timeout: float = 120) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        job: dict[str, Any] = client.get(f"/v1/jobs/{job_id}").json()
-        if job["status"] in FINISHED:
-            return job
-        assert time.monotonic() < deadline, f"job {job_id} still {job['status']}"
-        time.sleep(0.1)
 
 
 def _count_jobs(data_dir: Path) -> dict[str, int]:
@@ -62,7 +51,7 @@ def test_upload_poll_fetch_and_restart(tmp_path: Path) -> None:
         assert ".pdf" in rejected.json()["error"]
         assert _upload(client, "empty.pdf", b"").status_code == 400
 
-        job = _wait(client, deck_id)
+        job = wait_finished(client, deck_id)
         assert job["status"] == "ok", job
         assert job["pages_done"] == job["pages_total"] == 4
         assert job["errors"] == [] and job["file"] == "deck.pdf"
@@ -79,13 +68,13 @@ def test_upload_poll_fetch_and_restart(tmp_path: Path) -> None:
         assert client.get(f"/v1/jobs/{deck_id}/pages/9.png").status_code == 404
         assert client.get(f"/v1/jobs/{deck_id}/secrets.txt").status_code == 404
 
-        failed = _wait(client, broken_id)
+        failed = wait_finished(client, broken_id)
         assert failed["status"] == "failed"
         assert len(failed["errors"]) == 1 and failed["errors"][0].startswith("broken.pdf: ")
         assert str(tmp_path) not in failed["errors"][0]
 
         again = _upload(client, "deck.pdf", deck_bytes).json()["id"]
-        assert _wait(client, again)["status"] == "ok"
+        assert wait_finished(client, again)["status"] == "ok"
         assert client.get(f"/v1/jobs/{again}/document.md").text == markdown.text
         with sqlite3.connect(tmp_path / "cache.sqlite") as db:
             assert db.execute("SELECT COUNT(*) FROM pages").fetchone()[0] == 4
@@ -108,7 +97,7 @@ def test_upload_poll_fetch_and_restart(tmp_path: Path) -> None:
         client = httpx.Client(base_url=url.removesuffix("/v1"), timeout=30)
         ids = [j["id"] for j in client.get("/v1/jobs").json()["jobs"]]
         assert ids == [deck_id, broken_id]
-        resumed = _wait(client, deck_id)
+        resumed = wait_finished(client, deck_id)
         assert resumed["status"] == "ok" and resumed["pages_done"] == 4
         assert "Quarterly Operations Review" in client.get(f"/v1/jobs/{deck_id}/document.md").text
         client.close()
@@ -135,7 +124,7 @@ def test_a_document_over_the_page_cap_fails_at_once(tmp_path: Path) -> None:
     limits = ServiceLimits(max_pages=3)
     with serve_in_thread(create_app(tmp_path, Options(), limits=limits)) as url:
         client = httpx.Client(base_url=url.removesuffix("/v1"), timeout=30)
-        job = _wait(client, _upload(client, "deck.pdf", DECK.read_bytes()).json()["id"])
+        job = wait_finished(client, _upload(client, "deck.pdf", DECK.read_bytes()).json()["id"])
         assert job["status"] == "failed" and job["pages_done"] == 0
         assert job["errors"] == [
             "deck.pdf: 4 pages, over the limit of 3 pages per document "

@@ -21,7 +21,8 @@ from pagereader.cli.app import app
 from pagereader.text import char_consistency, normalize
 
 from fixtures import Fixtures
-from review_service import MISREAD, TOKENS, client, review_service, vlm_server, wait_finished
+from review_service import MISREAD, TOKENS, client, review_service, vlm_server
+from service_process import wait_finished
 
 RIGHT, WRONG = MISREAD
 

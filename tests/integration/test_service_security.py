@@ -18,11 +18,10 @@ import httpx
 import pytest
 
 from fixtures import Fixtures
-from service_process import ServerProcess, running, serve_args, server_env
+from service_process import ServerProcess, running, serve_args, server_env, wait_finished
 
 DECK = Path(__file__).parents[2] / "examples" / "deck.pdf"
 MIB = 1024 * 1024
-FINISHED = {"ok", "partial", "failed"}
 
 
 @pytest.fixture(scope="module")
@@ -60,14 +59,9 @@ def _upload(url: str, token: str, name: str, data: bytes, **headers: str) -> htt
     )
 
 
-def _wait(url: str, token: str, job_id: str, timeout: float = 180) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        job: dict[str, Any] = httpx.get(f"{url}/v1/jobs/{job_id}", headers=_auth(token)).json()
-        if job["status"] in FINISHED:
-            return job
-        assert time.monotonic() < deadline, job
-        time.sleep(0.2)
+def _wait(url: str, token: str, job_id: str) -> dict[str, Any]:
+    with httpx.Client(base_url=url, headers=_auth(token), timeout=30) as http:
+        return wait_finished(http, job_id, 180)
 
 
 def _disk_bytes(*folders: Path) -> int:

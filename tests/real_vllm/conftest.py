@@ -24,7 +24,9 @@ import pytest
 from typer.testing import CliRunner
 
 from pagereader.cli.app import app
-from real_vllm.servers import Server, VllmSet, cpu_command, free_port, start_lines, wait_all
+from real_vllm.servers import Server, VllmSet, cpu_command, start_lines, wait_all
+
+from service_process import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 WORK = ROOT / "tests" / "fixtures" / "_generated" / "vllm"

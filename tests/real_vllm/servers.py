@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import shlex
 import signal
-import socket
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -34,12 +33,6 @@ SERVER_ENV = {
 }
 CPU_FLAGS = ("--load-format", "dummy", "--enforce-eager")
 START_TIMEOUT_S = 420.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def start_lines(config_text: str) -> list[str]:

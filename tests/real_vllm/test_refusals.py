@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from real_vllm.helpers import ROOT, engine_config, parse
-from real_vllm.servers import VllmSet, free_port
+from real_vllm.servers import VllmSet
+
+from service_process import free_port
 
 pytestmark = pytest.mark.vllm
 
