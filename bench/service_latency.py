@@ -44,6 +44,11 @@ def _latencies(url: str, count: int) -> list[float]:
     return out
 
 
+def _status(url: str, job: str) -> str:
+    status: str = httpx.get(f"{url}/v1/jobs/{job}", timeout=60).json()["status"]
+    return status
+
+
 def _chunks(total: int, size: int = 1 << 20) -> Iterator[bytes]:
     """A large upload of a PDF header and zero bytes, streamed a megabyte at a time."""
     yield b"%PDF-1.7\n"
@@ -101,14 +106,17 @@ def main() -> None:
             upload.join(timeout=600)
             files = {"file": ("deck.pdf", DECK.read_bytes(), "application/pdf")}
             job = httpx.post(f"{url}/v1/documents", files=files, timeout=60).json()["id"]
+            deadline = time.monotonic() + 300
+            while _status(url, job) == "queued" and time.monotonic() < deadline:
+                time.sleep(0.05)  # the big upload's job goes first
             during_job = _latencies(url, args.requests)
-            status = httpx.get(f"{url}/v1/jobs/{job}", timeout=60).json()["status"]
+            status = _status(url, job)
     idle_p95 = percentile(idle, 0.95)
     print("| phase | requests | median ms | p95 ms | worst ms | p95 / idle p95 |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     print(_row("idle", idle, None))
     print(_row(f"during a {args.upload_mb} MB upload", during_upload, idle_p95))
-    print(_row(f"during a job (deck.pdf, {status} when the requests ended)", during_job, idle_p95))
+    print(_row(f"during a job (deck.pdf parsed, {status} after)", during_job, idle_p95))
 
 
 if __name__ == "__main__":
