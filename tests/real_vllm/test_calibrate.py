@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pagereader.cli.app import app
-from pagereader.planner.calibrate import DRIFT_LIMIT
+from pagereader.planner.calibrate_fit import DRIFT_LIMIT
 from real_vllm.servers import VllmSet
 
 pytestmark = pytest.mark.vllm

@@ -14,7 +14,7 @@ from PIL import Image
 from pagereader.engines.breaker import CircuitBreaker
 from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.pixels import fit_for_upload, image_tokens, smart_resize
-from pagereader.planner.calibrate import nnls
+from pagereader.planner.calibrate_fit import nnls
 from pagereader.render.review import review_markdown
 from pagereader.served_errors import classify, error_message
 from pagereader.stages.engine_faults import engine_faults

@@ -5,14 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from pagereader.planner.calibrate import (
-    BATCH,
-    BATCH_ROUNDS,
-    DRIFT_LIMIT,
-    Sample,
-    fit,
-    pixel_budgets,
-)
+from pagereader.planner.calibrate import BATCH, BATCH_ROUNDS, pixel_budgets
+from pagereader.planner.calibrate_fit import DRIFT_LIMIT, Sample, fit
 
 FIXED, PREFILL, STEP1, STEP8 = 40.0, 200.0, 5.0, 7.0
 
