@@ -104,5 +104,4 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = [{**e, "msg": e.get("msg", "")} for e in exc.errors()]
-        return _answer(invalid(field_errors(errors), "valid parameters"))
+        return _answer(invalid(field_errors(exc.errors()), "valid parameters"))
