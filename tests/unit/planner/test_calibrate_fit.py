@@ -3,10 +3,11 @@ long, long, short is right even while the server speeds up at a steady rate."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from pagereader.planner.calibrate import BATCH, BATCH_ROUNDS, pixel_budgets
-from pagereader.planner.calibrate_fit import DRIFT_LIMIT, Sample, fit
+from pagereader.planner.calibrate_fit import DRIFT_LIMIT, UNCERTAIN_LIMIT, Sample, fit
 
 FIXED, PREFILL, STEP1, STEP8 = 40.0, 200.0, 5.0, 7.0
 
@@ -54,3 +55,29 @@ def test_a_server_that_slows_down_under_the_calibration_is_named() -> None:
     assert slowing.drift is not None and slowing.drift > DRIFT_LIMIT
     assert any("latency moved" in w for w in slowing.warnings)
     assert slowing.plausible  # the fit is kept; the warning says what to distrust
+
+
+def test_a_term_lost_in_the_jitter_is_named_uncertain() -> None:
+    """A prefill of 60 ms a 1k tokens moves a request by 39 ms between the two budgets, under a
+    jitter of 15% of 700 ms: resampled fits spread it far past the limit, while the decode
+    step (a 560 ms effect) stays pinned down."""
+    rng = np.random.default_rng(7)
+    samples = []
+    for n in range(32):
+        prompt, tokens = (244.0, 890.0)[n % 2], (16, 128)[n // 2 % 2]
+        ms = (FIXED + 60.0 * prompt / 1000 + STEP1 * tokens) * rng.uniform(0.85, 1.15)
+        samples.append(Sample(1, (172800, 691200)[n % 2], tokens, prompt, tokens, ms / 1000))
+    result = fit(samples + _rounds(0.0))
+    prefill, decode = (result.uncertainty[t] for t in ("prefill_ms_per_1k", "decode_ms_batch1"))
+    assert prefill is not None and prefill > UNCERTAIN_LIMIT
+    assert decode is not None and decode < 0.1
+    assert result.uncertainty["decode_ms_batch8"] == pytest.approx(0.0, abs=1e-6)
+    named = [w for w in result.warnings if "uncertain" in w]
+    assert len(named) == 1 and named[0].startswith("prefill_ms_per_1k is uncertain")
+
+
+def test_exact_samples_give_no_uncertainty() -> None:
+    result = fit(_single() + _rounds(0.0))
+    assert result.uncertainty == pytest.approx(
+        {"prefill_ms_per_1k": 0.0, "decode_ms_batch1": 0.0, "decode_ms_batch8": 0.0}, abs=1e-6
+    )
