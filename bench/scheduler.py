@@ -60,7 +60,7 @@ def serve(port: int, scale: float) -> None:
     import uvicorn
     from fastapi import FastAPI
 
-    from pagereader.service.engine_api import completion
+    from pagereader.engine_server.app import completion
 
     app = FastAPI()
     in_flight = 0

@@ -39,8 +39,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from PIL import Image
 
+from pagereader.engine_server.app import completion
 from pagereader.pixels import smart_resize
-from pagereader.service.engine_api import completion
 
 Transform = Callable[[str], str]
 

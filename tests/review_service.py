@@ -14,12 +14,12 @@ import httpx
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from pagereader.engine_server.app import EmbeddedAnswerer, completion, serve_in_thread
+from pagereader.engine_server.requests import decode_image, parse_request
 from pagereader.engines.prompts import task_of_prompt
+from pagereader.http.auth import Principal, TokenStore
 from pagereader.options import DEFAULT_ROUTES, OpenAIEngineOptions, Options
 from pagereader.service.app import create_app
-from pagereader.service.auth import Principal, TokenStore
-from pagereader.service.engine_api import EmbeddedAnswerer, completion, serve_in_thread
-from pagereader.service.engine_requests import decode_image, parse_request
 
 MISREAD = ("shall ensure", "may ensure")
 TOKENS = {

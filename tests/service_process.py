@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from pagereader.service.jobs import FINISHED
+from pagereader.service.jobs.store import FINISHED
 
 SRC = Path(__file__).parents[1] / "src"
 

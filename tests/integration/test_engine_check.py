@@ -19,10 +19,10 @@ from pagereader.batch.manifest import Outcome
 from pagereader.batch.storage import Destination
 from pagereader.batch.worker import DocumentWorker
 from pagereader.engine_check import EngineCheck
+from pagereader.engine_server.app import serve_in_thread
 from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.pipeline import make_context
 from pagereader.service.app import create_app
-from pagereader.service.engine_api import serve_in_thread
 
 from fault_server import Fault, FaultServer
 from service_process import free_port

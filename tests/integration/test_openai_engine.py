@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from pagereader.engine_server.app import serve_in_thread
 from pagereader.engines.breaker import CircuitBreaker
 from pagereader.engines.openai_api import strip_reasoning
 from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.pipeline import aparse, make_context
 from pagereader.render.json import document_json
-from pagereader.service.engine_api import serve_in_thread
 from pagereader.types import DocumentResult
 
 from fault_server import Fault, FaultServer

@@ -13,9 +13,9 @@ import typer
 from typer.testing import CliRunner
 
 from pagereader.cli import plan
+from pagereader.engine_server.app import create_app, serve_in_thread
 from pagereader.planner.calibrate import BATCH_ROUNDS, SCHEMA, read_calibration
 from pagereader.planner.report import PlanReport
-from pagereader.service.engine_api import create_app, serve_in_thread
 
 from fault_server import Fault, FaultServer, Timing
 

@@ -12,10 +12,10 @@ import httpx
 import numpy as np
 from PIL import Image
 
+from pagereader.engine_server.app import serve_in_thread
 from pagereader.options import Options
 from pagereader.service.app import create_app
-from pagereader.service.engine_api import serve_in_thread
-from pagereader.service.review_crops import CROP_MARGIN
+from pagereader.service.reviews.crops import CROP_MARGIN
 from pagereader.sources import InflateLimits, open_source
 
 DECK = Path(__file__).parents[2] / "examples" / "deck.pdf"

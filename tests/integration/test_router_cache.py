@@ -17,6 +17,7 @@ import pytest
 from PIL import Image
 
 from pagereader.config_file import load_config, options_from_mapping, override
+from pagereader.engine_server.app import serve_in_thread
 from pagereader.engines import prompts
 from pagereader.engines.openai_api import crop_sha256
 from pagereader.engines.prompts import parse_routing_tag, prompt_set_digest
@@ -24,7 +25,6 @@ from pagereader.errors import ConfigError
 from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.pipeline import aparse, make_context
 from pagereader.planner.router import router_config
-from pagereader.service.engine_api import serve_in_thread
 
 from fault_server import Fault, FaultServer
 from fixtures import Fixtures

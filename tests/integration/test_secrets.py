@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 from pagereader.batch.manifest import batch_options_digest
 from pagereader.cache import options_digest
 from pagereader.cli.app import app
+from pagereader.engine_server.app import serve_in_thread
 from pagereader.options import Options
 from pagereader.service.app import create_app
-from pagereader.service.engine_api import serve_in_thread
 from pagereader.settings import resolve_options
 
 from fault_server import FaultServer

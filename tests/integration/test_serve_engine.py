@@ -15,10 +15,10 @@ import pytest
 from openai import AsyncOpenAI
 from PIL import Image, ImageDraw, ImageFont
 
+from pagereader.engine_server.app import DEFAULT_MODEL, create_app, serve_in_thread
 from pagereader.engines.openai_api import image_data_url
 from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.pipeline import aparse, make_context
-from pagereader.service.engine_api import DEFAULT_MODEL, create_app, serve_in_thread
 from pagereader.types import DocumentResult
 
 from fixtures import Fixtures

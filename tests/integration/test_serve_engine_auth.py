@@ -14,8 +14,8 @@ import openai
 import pytest
 from openai import AsyncOpenAI
 
-from pagereader.service.auth import TokenStore
-from pagereader.service.engine_api import DEFAULT_MODEL, create_app, serve_in_thread
+from pagereader.engine_server.app import DEFAULT_MODEL, create_app, serve_in_thread
+from pagereader.http.auth import TokenStore
 
 KEY = "engine-key-0123456789abcdef"
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import httpx
 from fastapi.testclient import TestClient
 
+from pagereader.engine_server.app import serve_in_thread
+from pagereader.http.auth import TokenStore
 from pagereader.options import Options
 from pagereader.service.app import create_app
-from pagereader.service.auth import TokenStore
-from pagereader.service.engine_api import serve_in_thread
 from pagereader.service.limits import ServiceLimits
 
 from service_process import wait_finished

@@ -11,9 +11,9 @@ import httpx
 from fastapi.testclient import TestClient
 from PIL import Image
 
+from pagereader.engine_server.app import serve_in_thread
 from pagereader.options import Options
 from pagereader.service.app import create_app
-from pagereader.service.engine_api import serve_in_thread
 
 
 def test_open_service_ui_makes_a_session_and_escapes_names(tmp_path: Path) -> None:

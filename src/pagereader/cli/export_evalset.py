@@ -25,7 +25,7 @@ def export_evalset_command(
     """Write every page a reviewer approved or corrected as an eval case (the corrected text is
     the reference); safe to run beside a running server."""
     with needs_extra("service"):
-        from pagereader.service.reviewed_cases import export_data_dir
+        from pagereader.service.reviews.cases import export_data_dir
 
     probe_folder(out, output_hint(None))
     try:

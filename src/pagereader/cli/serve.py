@@ -53,8 +53,8 @@ def serve_command(
     with needs_extra("service"):
         import uvicorn
 
+        from pagereader.http.auth import TokenStore, check_bind
         from pagereader.service.app import create_app
-        from pagereader.service.auth import TokenStore, check_bind
         from pagereader.service.data_lock import DataDirInUseError
         from pagereader.service.limits import MIB, ServiceLimits
         from pagereader.service.logs import configure_logging

@@ -46,8 +46,8 @@ def serve_engine_command(
     with needs_extra("service"):
         import uvicorn
 
-        from pagereader.service.auth import TokenStore, check_bind
-        from pagereader.service.engine_api import create_app
+        from pagereader.engine_server.app import create_app
+        from pagereader.http.auth import TokenStore, check_bind
     from pagereader.errors import PagereaderError
     from pagereader.settings import resolve_options, service_tokens
 

@@ -3,9 +3,10 @@
 Layout of ``data_dir``: ``jobs.sqlite`` (the job store), ``cache.sqlite`` (finished pages, so a
 file uploaded again costs nothing), ``uploads/<id>/<name>`` and ``jobs/<id>/`` (the outputs).
 Every route but ``/healthz`` needs a token of the right role once tokens are configured
-(auth.py), or the web UI's session cookie (sessions.py, ui/); cross-origin browser requests are
-refused (origin.py); uploads are limited while they stream in (uploads.py). Reviews and the
-evalset are in review_api.py, ``/metrics`` in metrics.py.
+(http/auth.py), or the web UI's session cookie (sessions.py, ui/); cross-origin browser
+requests are refused (http/origin.py); uploads are limited while they stream in
+(jobs/uploads.py). Reviews and the evalset are in reviews/routes.py, ``/metrics`` in
+metrics.py.
 """
 
 from __future__ import annotations
@@ -17,20 +18,21 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Query, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from pagereader.http.auth import ANONYMOUS, TokenStore
+from pagereader.http.errors import ServiceError, install_error_handlers
+from pagereader.http.origin import OriginGuard
 from pagereader.options import Options
-from pagereader.service.auth import ANONYMOUS, Principal, TokenStore, require
-from pagereader.service.errors import ServiceError, install_error_handlers
-from pagereader.service.jobs import FINISHED, JOB_STATUSES, Job
+from pagereader.service.deps import Admin, Reader, Reviewer
+from pagereader.service.jobs.store import FINISHED, JOB_STATUSES, Job
+from pagereader.service.jobs.submit import submit_upload
 from pagereader.service.limits import ServiceLimits
 from pagereader.service.metrics import CONTENT_TYPE
-from pagereader.service.origin import OriginGuard
-from pagereader.service.review_api import review_router
+from pagereader.service.reviews.routes import review_router
 from pagereader.service.sessions import SessionStore, set_session_cookie
-from pagereader.service.submit import submit_upload
 from pagereader.service.ui.routes import LoginRequired, static_files, ui_router
 from pagereader.service.workers import Service
 
@@ -43,9 +45,6 @@ OUTPUT_FILES = {
     "review.md": "text/markdown; charset=utf-8",
     "document.original.json": "application/json",
 }
-Reader = Annotated[Principal, Depends(require("reader"))]
-Reviewer = Annotated[Principal, Depends(require("reviewer"))]
-Admin = Annotated[Principal, Depends(require("admin"))]
 
 
 JOBS_PER_PAGE = 100

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
-from pagereader.service.errors import field_errors, invalid
+from pagereader.http.errors import field_errors, invalid
 
 
 class ReviewBody(BaseModel):

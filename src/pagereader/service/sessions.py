@@ -19,7 +19,7 @@ from pathlib import Path
 
 from fastapi import Request, Response
 
-from pagereader.service.auth import COOKIE, CSRF_HEADER, Principal, Role
+from pagereader.http.auth import COOKIE, CSRF_HEADER, Principal, Role
 from pagereader.service.store import open_store
 
 __all__ = [

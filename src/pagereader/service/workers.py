@@ -19,13 +19,13 @@ from pagereader.errors import PagereaderError, PasswordRequiredError
 from pagereader.options import Options
 from pagereader.pipeline import aparse_to_folder, make_context
 from pagereader.runtime import ProgressEvent
-from pagereader.service.corrections import ReviewStore, load_original, regenerate
 from pagereader.service.data_lock import DataDirLock
-from pagereader.service.jobs import FINISHED, Job, JobStore
+from pagereader.service.jobs.store import FINISHED, Job, JobStore
 from pagereader.service.limits import ServiceLimits
 from pagereader.service.logs import job_context
 from pagereader.service.metrics import ServiceMetrics
-from pagereader.service.review_crops import CleanPages
+from pagereader.service.reviews.corrections import ReviewStore, load_original, regenerate
+from pagereader.service.reviews.crops import CleanPages
 from pagereader.types import DocumentResult, ErrorItem
 
 logger = logging.getLogger(__name__)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pagereader.errors import ConfigError
-from pagereader.service.auth import (
+from pagereader.http.auth import (
     ANONYMOUS,
     ROLES,
     Principal,
@@ -15,7 +15,7 @@ from pagereader.service.auth import (
     check_bind,
     is_loopback,
 )
-from pagereader.service.errors import ServiceError
+from pagereader.http.errors import ServiceError
 
 READER = "r" * 20
 ADMIN = "a:b:c-with-colons-0123"

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from pagereader.evaluate.cases import read_dataset
 from pagereader.render.json import document_json_text
-from pagereader.service.corrections import ORIGINAL_JSON, ReviewStore, regenerate
-from pagereader.service.jobs import JobStore
+from pagereader.service.jobs.store import JobStore
 from pagereader.service.logs import JobFilter, JsonFormatter, job_context
-from pagereader.service.reviewed_cases import export_evalset
+from pagereader.service.reviews.cases import export_evalset
+from pagereader.service.reviews.corrections import ORIGINAL_JSON, ReviewStore, regenerate
 from pagereader.types import (
     Block,
     BlockResult,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pagereader.service.jobs import JobStore
+from pagereader.service.jobs.store import JobStore
 
 
 def test_pages_cover_every_job_once_while_jobs_are_added(tmp_path: Path) -> None:

@@ -7,9 +7,9 @@ import asyncio
 
 import pytest
 
-from pagereader.service.errors import ServiceError
-from pagereader.service.json_body import json_depth, parse_json
-from pagereader.service.pixel_budget import BYTES_PER_PIXEL, PixelBudget
+from pagereader.engine_server.pixel_budget import BYTES_PER_PIXEL, PixelBudget
+from pagereader.http.errors import ServiceError
+from pagereader.http.json_body import json_depth, parse_json
 
 
 async def test_holders_stay_within_the_budget_in_arrival_order() -> None:

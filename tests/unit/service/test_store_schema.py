@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from pagereader.errors import ConfigError
-from pagereader.service import corrections, jobs, sessions
-from pagereader.service.jobs import JobStore
+from pagereader.service import sessions
+from pagereader.service.jobs import store as jobs
+from pagereader.service.jobs.store import JobStore
+from pagereader.service.reviews import corrections
 from pagereader.service.store import migrate, open_store, schema_version
 
 # The jobs table as the service wrote it before its files carried a schema version.

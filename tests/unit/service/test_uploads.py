@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pagereader.service.errors import ServiceError
-from pagereader.service.uploads import MAX_NAME_BYTES, check_name, safe_name
+from pagereader.http.errors import ServiceError
+from pagereader.service.jobs.uploads import MAX_NAME_BYTES, check_name, safe_name
 
 
 @pytest.mark.parametrize(

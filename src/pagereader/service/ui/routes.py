@@ -21,12 +21,12 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
-from pagereader.service.auth import ANONYMOUS, COOKIE, Principal, TokenStore
-from pagereader.service.errors import ServiceError
-from pagereader.service.jobs import FINISHED, Job
-from pagereader.service.review_api import block_entries, job_document, record_decision
+from pagereader.http.auth import ANONYMOUS, COOKIE, Principal, TokenStore
+from pagereader.http.errors import ServiceError
+from pagereader.service.jobs.store import FINISHED, Job
+from pagereader.service.jobs.submit import submit_upload
+from pagereader.service.reviews.routes import block_entries, job_document, record_decision
 from pagereader.service.sessions import CSRF_FIELD, Session, SessionStore, set_session_cookie
-from pagereader.service.submit import submit_upload
 from pagereader.service.workers import Service
 
 logger = logging.getLogger(__name__)

@@ -18,8 +18,8 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from pagereader.service.auth import is_loopback
-from pagereader.service.errors import error_body
+from pagereader.http.auth import is_loopback
+from pagereader.http.errors import error_body
 
 logger = logging.getLogger(__name__)
 

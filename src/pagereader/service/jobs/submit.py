@@ -11,10 +11,10 @@ from pathlib import Path
 from fastapi import Request
 from fastapi.responses import JSONResponse
 
-from pagereader.service.errors import ServiceError
-from pagereader.service.jobs import new_job_id
+from pagereader.http.errors import ServiceError
+from pagereader.service.jobs.store import new_job_id
+from pagereader.service.jobs.uploads import check_image_pixels, receive_upload
 from pagereader.service.sessions import CSRF_FIELD
-from pagereader.service.uploads import check_image_pixels, receive_upload
 from pagereader.service.workers import Service
 
 logger = logging.getLogger(__name__)

@@ -21,7 +21,7 @@ from PIL import Image, UnidentifiedImageError
 from python_multipart import MultipartParser
 from python_multipart.multipart import parse_options_header
 
-from pagereader.service.errors import ServiceError
+from pagereader.http.errors import ServiceError
 from pagereader.sources import SUPPORTED_SUFFIXES
 from pagereader.sources.image import IMAGE_SUFFIXES
 

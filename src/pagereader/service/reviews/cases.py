@@ -18,8 +18,8 @@ from pathlib import Path
 from pagereader.errors import InputError
 from pagereader.evalset_manifest import ManifestEntry, guess_lang, write_manifest
 from pagereader.render.markdown import page_text
-from pagereader.service.corrections import Review, ReviewStore, apply_reviews, load_original
-from pagereader.service.jobs import FINISHED, JobStore
+from pagereader.service.jobs.store import FINISHED, JobStore
+from pagereader.service.reviews.corrections import Review, ReviewStore, apply_reviews, load_original
 from pagereader.types import PageResult
 
 logger = logging.getLogger(__name__)

@@ -23,7 +23,7 @@ from typing import Literal, get_args
 from fastapi import Request
 
 from pagereader.errors import ConfigError
-from pagereader.service.errors import ServiceError
+from pagereader.http.errors import ServiceError
 
 logger = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ every served-VLM path of the pipeline (request shape, retries, routing, deadline
 real on a machine with no GPU. Like vLLM it reads ``mm_processor_kwargs`` (the pixel bounds set
 the visual-token count reported in ``usage.prompt_tokens``) and honours ``max_tokens`` with
 finish_reason ``length``. Any model name is accepted; ``/v1/models`` lists the served one.
-Malformed requests are refused with 400 like vLLM (engine_requests.py); ``stream: true`` is
+Malformed requests are refused with 400 like vLLM (requests.py); ``stream: true`` is
 answered with server-sent chunks. Images read at once share a memory budget
 (pixel_budget.py), so concurrent large images queue instead of exhausting memory.
 """
@@ -29,16 +29,12 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from PIL import Image
 
-from pagereader.engines.base import BlockRequest, Engine
-from pagereader.engines.prompts import task_of_prompt
-from pagereader.engines.rapidocr import RapidOCREngine
-from pagereader.engines.table import TableGridEngine
-from pagereader.engines.tesseract import TesseractEngine
-from pagereader.errors import PagereaderError
-from pagereader.options import RenderOptions
-from pagereader.pixels import smart_resize
-from pagereader.service.auth import TokenStore
-from pagereader.service.engine_requests import (
+from pagereader.engine_server.pixel_budget import (
+    DEFAULT_IMAGE_MEMORY_BYTES,
+    PixelBudget,
+    return_freed_memory,
+)
+from pagereader.engine_server.requests import (
     ApiError,
     ChatRequest,
     clean_message,
@@ -47,14 +43,18 @@ from pagereader.service.engine_requests import (
     open_image,
     parse_request,
 )
-from pagereader.service.errors import ServiceError
-from pagereader.service.json_body import read_json
-from pagereader.service.origin import OriginGuard
-from pagereader.service.pixel_budget import (
-    DEFAULT_IMAGE_MEMORY_BYTES,
-    PixelBudget,
-    return_freed_memory,
-)
+from pagereader.engines.base import BlockRequest, Engine
+from pagereader.engines.prompts import task_of_prompt
+from pagereader.engines.rapidocr import RapidOCREngine
+from pagereader.engines.table import TableGridEngine
+from pagereader.engines.tesseract import TesseractEngine
+from pagereader.errors import PagereaderError
+from pagereader.http.auth import TokenStore
+from pagereader.http.errors import ServiceError
+from pagereader.http.json_body import read_json
+from pagereader.http.origin import OriginGuard
+from pagereader.options import RenderOptions
+from pagereader.pixels import smart_resize
 from pagereader.types import Block, BlockKind, Task
 
 logger = logging.getLogger(__name__)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from starlette.requests import Request
 
-from pagereader.service.errors import ServiceError
+from pagereader.http.errors import ServiceError
 
 MAX_JSON_DEPTH = 64
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)

@@ -2,7 +2,7 @@
 trail, block crops, and the evalset made of what people checked.
 
 Decisions need a finished job; each one is appended to the trail and the job's document.md,
-document.json and review.md are regenerated at once (service/corrections.py). Only a reviewer
+document.json and review.md are regenerated at once (corrections.py). Only a reviewer
 decides; only an admin reverts a decision.
 """
 
@@ -16,14 +16,19 @@ import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from pagereader.errors import PagereaderError
-from pagereader.service.auth import Principal, require
-from pagereader.service.corrections import (
+from pagereader.http.auth import Principal
+from pagereader.http.errors import ServiceError
+from pagereader.http.json_body import read_json
+from pagereader.service.deps import Admin, Reader, Reviewer
+from pagereader.service.jobs.store import FINISHED, Job
+from pagereader.service.reviews.cases import export_evalset
+from pagereader.service.reviews.corrections import (
     REVIEW_ACTIONS,
     Review,
     apply_reviews,
@@ -31,20 +36,13 @@ from pagereader.service.corrections import (
     load_original,
     regenerate,
 )
-from pagereader.service.errors import ServiceError
-from pagereader.service.jobs import FINISHED, Job
-from pagereader.service.json_body import read_json
-from pagereader.service.review_crops import block_crop
-from pagereader.service.reviewed_cases import export_evalset
+from pagereader.service.reviews.crops import block_crop
 from pagereader.service.schemas import review_body
 from pagereader.service.workers import Service
 from pagereader.types import BlockResult, DocumentResult
 
 logger = logging.getLogger(__name__)
 
-Reader = Annotated[Principal, Depends(require("reader"))]
-Reviewer = Annotated[Principal, Depends(require("reviewer"))]
-Admin = Annotated[Principal, Depends(require("admin"))]
 MAX_TEXT_CHARS = 100_000
 MAX_BODY_BYTES = 2 * 1024 * 1024  # MAX_TEXT_CHARS even as escaped surrogate pairs, 12 bytes each
 _VERDICT_RANK = {"review": 0, "retry": 1, "escalate": 1, "fallback": 1, "accept": 2}
@@ -202,7 +200,7 @@ async def _regenerate(service: Service, job: Job) -> None:
 
 def crop_png(service: Service, job_id: str, page: int, order: int) -> bytes:
     """The block cut out of its page rendered afresh from the upload, framed (see
-    review_crops.py: the overlay's tags would hide the characters to check)."""
+    crops.py: the overlay's tags would hide the characters to check)."""
     doc = job_document(service, job_id)
     block, _ = doc.block(page, order)
     upload = service.upload_path(doc.job)
