@@ -140,7 +140,7 @@ async def measure(ctx: Runtime, case: Case) -> Row:
         case=case,
         page_class=decision.page_class if decision else "failed",
         turned=bool(decision and "page turned" in decision.script_reason),
-        flagged=any(block.verdict.action == "review" for block in result.blocks),
+        flagged=any(block.verdict.outcome == "review" for block in result.blocks),
         classify_s=float(stages.get("classify", 0.0)),
         layout_s=float(stages.get("layout", 0.0)),
         decide_s=decide_s,

@@ -101,7 +101,7 @@ def _row(path: Path, label: str, base: Options, repeat: int) -> Row:
     asyncio.run(_measure(path, _options(base, False), engines, 1))  # warm-up: load the models
     off_s, _ = asyncio.run(_measure(path, _options(base, False), engines, repeat))
     on_s, on = asyncio.run(_measure(path, _options(base, True), engines, repeat))
-    actions = [b.verdict.action for p in on.pages for b in p.blocks]
+    actions = [b.verdict.outcome for p in on.pages for b in p.blocks]
     stage = sum(p.timings.stages.get("verify", 0.0) for p in on.pages if p.timings)
     flagged = sum(a != "accept" for a in actions)
     return Row(path.name, label, len(on.pages), off_s, on_s, stage, flagged, len(actions))

@@ -138,12 +138,12 @@ async def parse_page(
 
     With ``seen`` (raster digest -> the result of the first page with those pixels, pending
     while it is read), a page whose pixels equal an earlier page's waits for and reuses that
-    result instead of being read again. With ``ctx.pages``, a page identical to one read in
+    result instead of being read again. With ``ctx.shared_pages``, a page identical to one read in
     another document or an earlier run (same pixels, text layer and options) reuses that one.
     """
     timer = PageTimer()
     file = str(source.path)
-    lookup = ctx.pages
+    lookup = ctx.shared_pages
     try:
         with timer.stage("render"):
             rendered = await asyncio.to_thread(source.render, index, ctx.options.render.dpi)

@@ -49,7 +49,7 @@ class Runtime:
     """Options, engines, semaphores and the progress sink of one run.
 
     ``engines`` maps route names to engine objects (see engines/registry.py); the pipeline
-    builds them once per run so that models load once. ``pages``, when set, lets a page
+    builds them once per run so that models load once. ``shared_pages``, when set, lets a page
     reuse the result of an identical page read in another document or an earlier run.
     """
 
@@ -57,7 +57,7 @@ class Runtime:
     engines: Mapping[str, Engine] = field(default_factory=dict)
     on_event: ProgressCallback = _ignore
     semaphores: dict[str, asyncio.Semaphore] = field(default_factory=dict)
-    pages: PageLookup | None = None
+    shared_pages: PageLookup | None = None
     engine_problems: dict[str, ErrorItem] = field(default_factory=dict)
     """Served engines that failed their start-up check (see engine_check.py)."""
 

@@ -20,7 +20,7 @@ Task = Literal["text", "table", "formula", "chart", "figure", "page", "context"]
 Lang = Literal["en", "zh-Hant", "zh-Hans", "ko"]
 Script = Literal["latin", "han", "hangul", "mixed", "unknown"]
 Status = Literal["ok", "partial", "failed"]
-VerdictAction = Literal["accept", "retry", "escalate", "fallback", "review"]
+VerdictOutcome = Literal["accept", "retry", "escalate", "fallback", "review"]
 # the verifier's checks, most serious first (the order in which a fault decides the remedy)
 CheckName = Literal[
     "empty",
@@ -160,7 +160,7 @@ class Finding(Frozen):
 class Verdict(Frozen):
     """The verifier's decision on a block and the findings behind it."""
 
-    action: VerdictAction = "accept"
+    outcome: VerdictOutcome = "accept"
     findings: tuple[Finding, ...] = ()
 
 

@@ -41,7 +41,7 @@ def test_flagged_blocks_are_named_in_the_summary(tmp_path: Path, fixtures: Fixtu
         b
         for page in document["pages"]
         for b in page["blocks"]
-        if b["verdict"] and b["verdict"]["action"] == "review"
+        if b["verdict"] and b["verdict"]["outcome"] == "review"
     ]
     assert flagged, "forcing the wrong script must flag the page's blocks"
     assert f"review {len(flagged)} block(s) flagged" in done.stderr

@@ -54,7 +54,7 @@ def stable_view(result: DocumentResult) -> dict[str, Any]:
                         "engine": b.engine,
                         "text": b.text,
                         "html": b.html,
-                        "verdict": b.verdict.action,
+                        "verdict": b.verdict.outcome,
                     }
                     for b in page.blocks
                     if b.block.kind != "figure"

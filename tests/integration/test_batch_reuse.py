@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from pagereader.batch import BatchConfig, run_batch
 from pagereader.batch.inputs import InputItem
 from pagereader.batch.manifest import Outcome
-from pagereader.batch.pages import PAGES_RELATIVE, merge_rows
+from pagereader.batch.page_sharing import PAGES_RELATIVE, merge_rows
 from pagereader.batch.storage import Destination
 from pagereader.batch.worker import DocumentWorker
 from pagereader.cli.app import app

@@ -197,7 +197,7 @@ async def test_truncated_answers_are_retried_from_a_finer_render(
         assert [(a.engine, a.finish_reason) for a in block.attempts] == [("vlm", "length")] * 2
         steps = [f.message for f in block.verdict.findings if "retried vlm" in f.message]
         assert len(steps) == 1 and re.search(r"from a \d+ DPI render", steps[0]), steps
-        assert block.verdict.action == "fallback"
+        assert block.verdict.outcome == "fallback"
         assert block.text == reference.text
     assert len(server.requests) == 2 * len(page.blocks)
     sizes = [_image_size(body) for body in server.requests]

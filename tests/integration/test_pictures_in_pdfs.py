@@ -102,4 +102,4 @@ def test_garbage_read_in_a_picture_is_dropped_with_a_finding(result: DocumentRes
     figures = [b for b in page.blocks if b.block.kind == "figure"]
     dropped = [f for b in figures for f in b.verdict.findings if "left out" in f.message]
     assert dropped and dropped[0].severity == "warn"
-    assert any(b.verdict.action == "review" for b in figures)
+    assert any(b.verdict.outcome == "review" for b in figures)

@@ -192,7 +192,7 @@ def test_review_roles_provenance_restart_evalset_metrics(
             )
             assert corrected["text"] == fixed and corrected["original"] == misread["answer"]
             assert (
-                corrected["corrected_by"] == "rita" and corrected["verdict"]["action"] == "review"
+                corrected["corrected_by"] == "rita" and corrected["verdict"]["outcome"] == "review"
             )
             trail = reader.get(f"/v1/jobs/{job_id}/reviews").json()["reviews"]
             assert [r["action"] for r in trail] == [

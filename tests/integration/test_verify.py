@@ -157,7 +157,7 @@ def runs(fixtures: Any) -> dict[str, tuple[DocumentResult, DocumentResult, FakeV
 
 def test_embedded_path_has_no_false_alarms(runs: dict[str, Any]) -> None:
     for embedded, _, _ in runs.values():
-        actions = [b.verdict.action for p in embedded.pages for b in p.blocks]
+        actions = [b.verdict.outcome for p in embedded.pages for b in p.blocks]
         assert actions and set(actions) == {"accept"}
 
 
@@ -168,7 +168,7 @@ def test_every_injected_fault_is_caught_and_acted_on(runs: dict[str, Any]) -> No
         for page in faulty.pages:
             for block in page.blocks:
                 check = _expected(Path(name), page.index, first[(page.index, block.block.order)])
-                action = block.verdict.action
+                action = block.verdict.outcome
                 found = {f.check for f in block.verdict.findings}
                 if check is None:
                     clean += 1
@@ -196,20 +196,20 @@ def test_remedies_and_attempts_are_recorded(runs: dict[str, Any], tmp_path: Path
     _, legal, fake = runs["legal.pdf"]
     blocks = {b.text[:6]: b for p in legal.pages for b in p.blocks}
     think = next(b for p in legal.pages for b in p.blocks if b.text.startswith("Article 1"))
-    assert think.verdict.action == "retry"
+    assert think.verdict.outcome == "retry"
     assert [a.engine for a in think.attempts] == ["vlm", "vlm"]
     assert [c for c in fake.calls if c[:2] == (1, think.block.order)] == [
         (1, think.block.order, 1_003_520),
         (1, think.block.order, 2_007_040),
     ]
     modal = blocks["第四條　住戶"]
-    assert modal.verdict.action == "fallback" and modal.engine == "textlayer"
+    assert modal.verdict.outcome == "fallback" and modal.engine == "textlayer"
     assert "得->應" in " ".join(f.message for f in modal.verdict.findings)
     loop = blocks["第五條　住戶"]
-    assert loop.verdict.action == "retry" and "預約後不使用者" not in loop.text
+    assert loop.verdict.outcome == "retry" and "預約後不使用者" not in loop.text
     _, table, _ = runs["table.pdf"]
     grid = next(b for b in table.pages[0].blocks if b.block.kind == "table")
-    assert grid.verdict.action == "escalate" and grid.engine == "grid"
+    assert grid.verdict.outcome == "escalate" and grid.engine == "grid"
     assert [a.engine for a in grid.attempts] == ["vlm", "vlm", "grid"]
     assert "n/a 999" not in (grid.html or "")
     review = write_review(tmp_path, legal).read_text(encoding="utf-8")
@@ -229,8 +229,8 @@ def test_scan_with_ocr_reference_retries_then_flags_for_review(
         (lambda t: (t.replace("shall", "may"), None), "critical", True),
     )
     result, _ = _run(path, {"*.*": ["vlm"]})
-    flagged = [b for p in result.pages for b in p.blocks if b.verdict.action != "accept"]
-    assert [b.verdict.action for b in flagged] == ["review"]
+    flagged = [b for p in result.pages for b in p.blocks if b.verdict.outcome != "accept"]
+    assert [b.verdict.outcome for b in flagged] == ["review"]
     block = flagged[0]
     messages = " ".join(f.message for f in block.verdict.findings)
     assert "critical tokens differ from the ocr: shall->may" in messages
@@ -249,5 +249,5 @@ def test_verifier_off_changes_nothing(fixtures: Any) -> None:
     engines: dict[str, Any] = dict(build_engines(Options()))
     engines["vlm"] = FakeVLM(fixtures.legal_pdf.name, engines)
     result = asyncio.run(aparse(fixtures.legal_pdf, ctx=Runtime(options=options, engines=engines)))
-    assert {b.verdict.action for p in result.pages for b in p.blocks} == {"accept"}
+    assert {b.verdict.outcome for p in result.pages for b in p.blocks} == {"accept"}
     assert any("住戶應預約" in b.text for p in result.pages for b in p.blocks)

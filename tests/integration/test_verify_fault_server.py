@@ -202,7 +202,7 @@ def test_every_injected_fault_is_caught_and_acted_on(runs: dict[str, Run]) -> No
             block = _block(run.served, where)
             injected += 1
             found = {f.check for f in block.verdict.findings}
-            assert block.verdict.action != "accept" and expected[match] in found, (
+            assert block.verdict.outcome != "accept" and expected[match] in found, (
                 name,
                 match,
                 block.verdict,
@@ -220,7 +220,7 @@ def test_clean_answers_are_accepted(runs: dict[str, Run]) -> None:
                     continue
                 assert block.engine == "vlm" or block.block.kind == "figure", block
                 clean += 1
-                false_alarms += block.verdict.action != "accept"
+                false_alarms += block.verdict.outcome != "accept"
     assert clean >= 20 and false_alarms == 0
 
 
@@ -248,7 +248,7 @@ def test_remedies_follow_the_reference(runs: dict[str, Run]) -> None:
 
     def outcome(name: str, match: str) -> tuple[str, str, list[str]]:
         block = final[(name, match)]
-        return block.verdict.action, block.engine, [a.engine for a in block.attempts]
+        return block.verdict.outcome, block.engine, [a.engine for a in block.attempts]
 
     assert outcome("legal.pdf", "第四條") == ("fallback", "textlayer", ["vlm"])
     assert outcome("legal.pdf", "Article 2 (Obligations") == ("fallback", "textlayer", ["vlm"])

@@ -23,7 +23,7 @@ import ray
 
 from pagereader.batch.inputs import InputItem, iter_inputs
 from pagereader.batch.manifest import Manifest, Outcome, batch_options_digest
-from pagereader.batch.pages import Mode, merge_rows, pages_mode
+from pagereader.batch.page_sharing import Sharing, merge_rows, sharing_mode
 from pagereader.batch.progress import BatchStats
 from pagereader.batch.storage import BATCH_DIR, Destination
 from pagereader.batch.worker import DocumentWorker, Split, actor_options, page_ranges
@@ -100,7 +100,7 @@ class BatchRun:
         self._ranges_left: dict[str, int] = {}
         self._parents: dict[str, _Job] = {}
         self._waiting: deque[tuple[Any, ...]] = deque()
-        self.pages: Mode = "off"
+        self.sharing: Sharing = "off"
 
     def _size_pool(self) -> None:
         """How many actors: asked for, or as many as fit; they start at the first task, so
@@ -126,9 +126,9 @@ class BatchRun:
         options = actor_options(self.options, self.config.cpus_per_worker)
         found: list[dict[str, Any]] = ray.nodes()  # type: ignore[no-untyped-call]
         nodes = sum(1 for node in found if node.get("Alive"))
-        self.pages = pages_mode(self.destination, self.config.reuse_pages, nodes)
+        self.sharing = sharing_mode(self.destination, self.config.reuse_pages, nodes)
         self._actors = [
-            actor_class.remote(options, self.destination, self.pages)
+            actor_class.remote(options, self.destination, self.sharing)
             for _ in range(len(self._load))
         ]
 
@@ -203,7 +203,7 @@ class BatchRun:
         """Close every worker's page store; private stores' new rows are merged into OUT's,
         one worker's rows in memory at a time. A worker that cannot answer loses only its new
         rows (the store is an accelerator)."""
-        if self.pages == "off" or not self._actors:
+        if self.sharing == "off" or not self._actors:
             return
 
         def parts() -> Iterator[list[Any]]:
@@ -213,7 +213,7 @@ class BatchRun:
                 except Exception as exc:
                     logger.warning("a worker's new pages were not merged: %s", _one_line(exc))
 
-        if self.pages == "shared":
+        if self.sharing == "shared":
             for _ in parts():
                 pass
             return

@@ -21,7 +21,7 @@ import cv2
 
 from pagereader.batch.inputs import InputItem
 from pagereader.batch.manifest import Outcome
-from pagereader.batch.pages import LabelledPages, Mode, WorkerPages
+from pagereader.batch.page_sharing import LabelledPages, Sharing, WorkerPages
 from pagereader.batch.storage import Destination
 from pagereader.config_file import override
 from pagereader.document_result import document_result
@@ -114,16 +114,18 @@ def _document_errors(result: DocumentResult) -> tuple[ErrorItem, ...]:
 
 class DocumentWorker:
     """One parser process: options and engines built once, one event loop for every call;
-    with a pages mode, the cross-document page store (see pages.py) opened once."""
+    with page sharing on, the cross-document page store (see page_sharing.py) opened once."""
 
-    def __init__(self, options: Options, destination: Destination, pages: Mode = "off") -> None:
+    def __init__(
+        self, options: Options, destination: Destination, sharing: Sharing = "off"
+    ) -> None:
         bound_heap()  # a Ray actor is a process of its own, not started by the CLI
         self.options = options  # pickled by Ray with its secrets; a JSON dump would mask them
         cv2.setNumThreads(self.options.ocr.threads)  # OpenCV's pool, like the models'
         load_embedded_models(self.options)  # at actor start, not inside the first document
         self.destination = destination
         self.ctx = make_context(self.options)
-        self.pages = WorkerPages.open(pages, destination)
+        self.page_store = WorkerPages.open(sharing, destination)
         self._loop = asyncio.new_event_loop()
         self.engines = EngineCheck(self.ctx)
         self._loop.run_until_complete(self.engines.refresh())  # at actor start, once
@@ -133,18 +135,18 @@ class DocumentWorker:
         served engine that failed its check is checked again first (engine_check.py)."""
         self._loop.run_until_complete(self.engines.refresh())
         lookup = None
-        if self.pages is not None:
+        if self.page_store is not None:
             label = item.uri if item.is_remote else str(Path(item.uri))
-            lookup = LabelledPages(self.pages.store, label)
-        return dataclasses.replace(self.ctx, options=options or self.options, pages=lookup)
+            lookup = LabelledPages(self.page_store.store, label)
+        return dataclasses.replace(self.ctx, options=options or self.options, shared_pages=lookup)
 
     def finish_pages(self) -> list[Row]:
         """Close the page store at the end of a run: the new rows of a private store, to be
         merged into OUT's (none for the shared one, which holds them already)."""
-        if self.pages is None:
+        if self.page_store is None:
             return []
-        rows = self.pages.finish()
-        self.pages = None
+        rows = self.page_store.finish()
+        self.page_store = None
         return rows
 
     @contextmanager

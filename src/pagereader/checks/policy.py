@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pagereader.types import CHECK_NAMES, CheckName, Finding, VerdictAction
+from pagereader.types import CHECK_NAMES, CheckName, Finding, VerdictOutcome
 
 PRECEDENCE: tuple[str, ...] = CHECK_NAMES
-_DEFAULT_LADDER: tuple[VerdictAction, ...] = ("retry", "escalate", "fallback", "review")
+_DEFAULT_LADDER: tuple[VerdictOutcome, ...] = ("retry", "escalate", "fallback", "review")
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ def choose_action(
     findings: Sequence[Finding],
     possible: Possible,
     remedies: Mapping[CheckName, Sequence[str]],
-) -> tuple[VerdictAction, Finding | None]:
+) -> tuple[VerdictOutcome, Finding | None]:
     """The action for a block's findings, and the finding that decided it."""
     faults = sorted(actionable(findings), key=_rank)
     if not faults:

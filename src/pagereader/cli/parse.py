@@ -99,7 +99,7 @@ def flagged_blocks(result: DocumentResult) -> int:
         1
         for page in result.pages
         for block in page.blocks
-        if block.verdict is not None and block.verdict.action == "review"
+        if block.verdict is not None and block.verdict.outcome == "review"
     )
 
 
@@ -154,7 +154,7 @@ async def _run(
                 say("warning", f"{file}: {event.get('message')}")
 
         lookup = MemoryPages() if reuse_pages else None
-        ctx = make_context(options, on_event=on_event, pages=lookup)
+        ctx = make_context(options, on_event=on_event, shared_pages=lookup)
         for name, problem in (await preflight(ctx)).items():
             say("error", f"{problem.message} ({problem.hint})" if problem.hint else problem.message)
             logger.debug("engine %s failed its start-up check", name)

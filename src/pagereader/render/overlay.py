@@ -55,11 +55,11 @@ def draw_overlay(image: Image.Image, scale: float, results: Sequence[BlockResult
         block = result.block
         color = COLORS.get(block.kind, "#000000")
         x0, y0, x1, y1 = (v * k for v in block.bbox)
-        width = 3 if result.verdict.action == "accept" else 5
+        width = 3 if result.verdict.outcome == "accept" else 5
         draw.rectangle((x0, y0, x1, y1), outline=color, width=width)
         label = f"{block.order} {block.kind}"
-        if result.verdict.action != "accept":
-            label += f" [{result.verdict.action}]"
+        if result.verdict.outcome != "accept":
+            label += f" [{result.verdict.outcome}]"
         box = draw.textbbox((x0, y0), label, font=font)
         draw.rectangle((box[0] - 1, box[1] - 1, box[2] + 2, box[3] + 1), fill=color)
         draw.text((x0, y0), label, fill="white", font=font)

@@ -32,7 +32,7 @@ def _cell(text: str) -> str:
 
 def review_marker(block: BlockResult) -> str:
     """An HTML comment to put before a flagged block in document.md (empty otherwise)."""
-    if block.verdict.action != "review":
+    if block.verdict.outcome != "review":
         return ""
     reasons = "; ".join(_faults(block)) or "flagged"
     return f"<!-- review: {_cell(reasons).replace('--', '- -')} -->"
@@ -81,14 +81,14 @@ def review_markdown(
     whose overlay is on disk (None: every page's)."""
     total = sum(len(page.blocks) for page in result.pages)
     flagged = {
-        page.index: [b for b in page.blocks if b.verdict.action == "review"]
+        page.index: [b for b in page.blocks if b.verdict.outcome == "review"]
         for page in result.pages
     }
     corrected = [
         (page.index, block)
         for page in result.pages
         for block in page.blocks
-        if block.verdict.action in _CORRECTED
+        if block.verdict.outcome in _CORRECTED
     ]
     count = sum(len(blocks) for blocks in flagged.values())
     lines = [f"# Review: {Path(result.source).name}", ""]
@@ -122,14 +122,14 @@ def review_markdown(
         lines += [
             "## Corrected automatically",
             "",
-            "| page | block | kind | action | engine | why |",
+            "| page | block | kind | outcome | engine | why |",
             "|---:|---:|---|---|---|---|",
         ]
         for index, block in corrected:
             why = "; ".join(_faults(block)) or "-"
             lines.append(
                 f"| {_link(str(index), index, pages_dir, drawn)} | {block.block.order} | "
-                f"{block.block.kind} | {block.verdict.action} | {block.engine} | "
+                f"{block.block.kind} | {block.verdict.outcome} | {block.engine} | "
                 f"{_cell(why)} |"
             )
         lines.append("")

@@ -27,11 +27,12 @@ from pagereader.http.errors import ServiceError, install_error_handlers
 from pagereader.http.origin import OriginGuard
 from pagereader.options import Options
 from pagereader.service.deps import Admin, Reader, Reviewer
-from pagereader.service.jobs.store import FINISHED, JOB_STATUSES, Job
+from pagereader.service.jobs.store import FINISHED, JOB_STATUSES
 from pagereader.service.jobs.submit import submit_upload
 from pagereader.service.limits import ServiceLimits
 from pagereader.service.metrics import CONTENT_TYPE
 from pagereader.service.reviews.routes import review_router
+from pagereader.service.schemas import Deleted, Health, JobPage, JobView, Submitted
 from pagereader.service.sessions import SessionStore, set_session_cookie
 from pagereader.service.ui.routes import LoginRequired, static_files, ui_router
 from pagereader.service.workers import Service
@@ -47,6 +48,16 @@ OUTPUT_FILES = {
 }
 
 
+#: The upload's body (read as a stream by uploads.py), declared for /openapi.json.
+UPLOAD_SCHEMA = {
+    "multipart/form-data": {
+        "schema": {
+            "type": "object",
+            "required": ["file"],
+            "properties": {"file": {"type": "string", "format": "binary"}},
+        }
+    }
+}
 JOBS_PER_PAGE = 100
 MAX_JOBS_PER_PAGE = 1000
 
@@ -58,21 +69,6 @@ def _after(cursor: str | None) -> int | None:
     if not cursor.isascii() or not cursor.isdigit() or len(cursor) > 18:
         raise ServiceError(400, f"cursor {cursor[:40]!r} is not one this service gave out")
     return int(cursor)
-
-
-def job_json(job: Job) -> dict[str, Any]:
-    """A job as the API shows it (no server paths)."""
-    return {
-        "id": job.id,
-        "file": job.file_name,
-        "sha256": job.sha256,
-        "status": job.status,
-        "pages_done": job.pages_done,
-        "pages_total": job.pages_total,
-        "errors": job.errors,
-        "created": job.created,
-        "finished": job.finished,
-    }
 
 
 def _output(service: Service, job_id: str, relative: str, media_type: str) -> Any:
@@ -140,39 +136,47 @@ def create_app(
         return Response(data, media_type=CONTENT_TYPE)
 
     @app.get("/healthz")
-    async def healthz() -> dict[str, Any]:
-        counts = {s: service.store.count(s) for s in ("queued", "running")}
+    async def healthz() -> Health:
+        queued, running = (service.store.count(s) for s in ("queued", "running"))
         engines = service.engines.status()
-        return {"status": "ok", "workers": service.workers, **counts, "engines": engines}
+        return Health(
+            status="ok", workers=service.workers, queued=queued, running=running, engines=engines
+        )
 
-    @app.post("/v1/documents", status_code=202)
-    async def submit(request: Request, _: Reviewer) -> JSONResponse:
-        return await submit_upload(service, request)
+    @app.post(
+        "/v1/documents",
+        status_code=202,
+        openapi_extra={"requestBody": {"required": True, "content": UPLOAD_SCHEMA}},
+    )
+    async def submit(request: Request, response: Response, _: Reviewer) -> Submitted:
+        job = await submit_upload(service, request)
+        response.headers["Location"] = f"/v1/jobs/{job.id}"
+        return Submitted(id=job.id, status=job.status, file=job.file_name)
 
-    @app.get("/v1/jobs", response_model=None)
+    @app.get("/v1/jobs")
     async def list_jobs(
         _: Reader,
         status: str | None = None,
         limit: Annotated[int, Query(ge=1, le=MAX_JOBS_PER_PAGE)] = JOBS_PER_PAGE,
         cursor: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> JobPage:
         if status is not None and status not in JOB_STATUSES:
             raise ServiceError(
                 400, f"unknown status {status!r}; use one of {', '.join(JOB_STATUSES)}"
             )
         after = _after(cursor)
         jobs, last = await asyncio.to_thread(service.store.page, limit, after, status)
-        return {
-            "jobs": [job_json(job) for job in jobs],
-            "next_cursor": None if last is None else str(last),
-        }
+        return JobPage(
+            jobs=[JobView.of(job) for job in jobs],
+            next_cursor=None if last is None else str(last),
+        )
 
-    @app.get("/v1/jobs/{job_id}", response_model=None)
-    async def get_job(job_id: str, _: Reader) -> dict[str, Any]:
+    @app.get("/v1/jobs/{job_id}")
+    async def get_job(job_id: str, _: Reader) -> JobView:
         job = service.store.get(job_id)
         if job is None:
             raise ServiceError(404, f"no job {job_id}")
-        return job_json(job)
+        return JobView.of(job)
 
     @app.get("/v1/jobs/{job_id}/pages/{page}.png", response_model=None)
     async def get_page(job_id: str, page: int, _: Reader) -> Any:
@@ -184,13 +188,13 @@ def create_app(
             raise ServiceError(404, f"no such output {name!r}; one of {', '.join(OUTPUT_FILES)}")
         return _output(service, job_id, name, OUTPUT_FILES[name])
 
-    @app.delete("/v1/jobs/{job_id}", response_model=None)
-    async def delete_job(job_id: str, caller: Admin) -> JSONResponse:
+    @app.delete("/v1/jobs/{job_id}")
+    async def delete_job(job_id: str, caller: Admin) -> Deleted:
         job, cancelled = await service.delete(job_id)
         if job is None:
             raise ServiceError(404, f"no job {job_id}")
         logger.info("job %s: deleted by %s", job_id, caller.name)
-        return JSONResponse({"id": job_id, "deleted": True, "cancelled": cancelled})
+        return Deleted(id=job_id, deleted=True, cancelled=cancelled)
 
     if limits.docs:
 

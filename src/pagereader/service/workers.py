@@ -256,5 +256,5 @@ def flagged_blocks(result: DocumentResult) -> frozenset[tuple[int, int]]:
         (page.index, block.block.order)
         for page in result.pages
         for block in page.blocks
-        if block.verdict.action == "review"
+        if block.verdict.outcome == "review"
     )

@@ -260,7 +260,10 @@ def _route_head(ctx: Runtime, page_class: str) -> str:
     return chain[0] if chain else ""
 
 
-def _script(ctx: Runtime, state: PageState, trusted: bool) -> tuple[Script, str]:
+def _upright_script(ctx: Runtime, state: PageState, trusted: bool) -> tuple[Script, str]:
+    """The page's script and why. With neither ``--lang`` nor a trusted text layer to say it,
+    the OCR's orientation reading says it, and the page is turned upright in ``state`` (its
+    detection kept for the layout stage)."""
     if ctx.options.lang:
         return SCRIPT_OF_LANG[ctx.options.lang], f"--lang {ctx.options.lang}"
     if trusted:
@@ -288,12 +291,12 @@ def _classify(ctx: Runtime, state: PageState) -> PageState:
     options = ctx.options.classify
     trusted, _ = text_layer_trusted(text_layer_probe(before), before.invisible_text_share, options)
     if trusted or ctx.options.lang:  # the script is counted or given: nothing to overlap
-        script, script_reason = _script(ctx, state, trusted)
+        script, script_reason = _upright_script(ctx, state, trusted)
         decision, trusted, tables = classify_page(before, options)
     else:
         with ThreadPoolExecutor(max_workers=1) as pool:  # features beside orientation+script
             measured = pool.submit(classify_page, before, options)
-            script, script_reason = _script(ctx, state, trusted)
+            script, script_reason = _upright_script(ctx, state, trusted)
             decision, trusted, tables = measured.result()
     state.budget.check("classify")
     if state.rendered is not before:  # turned upright: measure the page as it now stands

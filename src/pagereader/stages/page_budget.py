@@ -118,7 +118,7 @@ class PageBudget:
 def unverified(result: BlockResult, reason: str) -> BlockResult:
     """A block the verifier had no time for: kept, and flagged for a person."""
     finding = Finding(check="budget", message=f"not verified: {reason}")
-    return result.model_copy(update={"verdict": Verdict(action="review", findings=(finding,))})
+    return result.model_copy(update={"verdict": Verdict(outcome="review", findings=(finding,))})
 
 
 def text_read_bound(options: ClassifyOptions) -> int:

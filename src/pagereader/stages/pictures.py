@@ -93,8 +93,8 @@ def fingerprint(page: RenderedPage, block: Block) -> str:
 def _with(result: BlockResult, text: str, finding: Finding | None, review: bool) -> BlockResult:
     verdict = result.verdict
     if finding is not None:
-        action = "review" if review else verdict.action
-        verdict = Verdict(action=action, findings=(*verdict.findings, finding))
+        action = "review" if review else verdict.outcome
+        verdict = Verdict(outcome=action, findings=(*verdict.findings, finding))
     return result.model_copy(update={"text": text, "verdict": verdict})
 
 

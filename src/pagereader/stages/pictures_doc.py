@@ -54,7 +54,7 @@ def recurring_pictures(pages: tuple[PageResult, ...]) -> tuple[RecurringPicture,
 def _furniture(result: BlockResult, page: PageResult, note: Finding) -> BlockResult:
     box = result.block.bbox
     kind = "header" if (box[1] + box[3]) / 2 < page.height / 2 else "footer"
-    verdict = Verdict(action=result.verdict.action, findings=(*result.verdict.findings, note))
+    verdict = Verdict(outcome=result.verdict.outcome, findings=(*result.verdict.findings, note))
     block = result.block.model_copy(update={"kind": kind})
     return result.model_copy(update={"block": block, "text": "", "verdict": verdict})
 

@@ -40,7 +40,7 @@ from pagereader.types import (
     BlockResult,
     Finding,
     Verdict,
-    VerdictAction,
+    VerdictOutcome,
 )
 
 logger = logging.getLogger(__name__)
@@ -74,7 +74,7 @@ class Reference:
 def basic_verdict(result: BlockResult) -> Verdict:
     """The verdict of a block no check can judge: a failed chain, or none attempted."""
     if not result.attempts:
-        return Verdict(action="accept")
+        return Verdict(outcome="accept")
     findings: list[Finding] = []
     if not result.engine:
         findings.append(
@@ -85,8 +85,8 @@ def basic_verdict(result: BlockResult) -> Verdict:
         findings.append(
             Finding(check="fallback", message=f"answered after {failed} failed", severity="info")
         )
-    action: VerdictAction = "review" if any(f.severity != "info" for f in findings) else "accept"
-    return Verdict(action=action, findings=tuple(findings))
+    action: VerdictOutcome = "review" if any(f.severity != "info" for f in findings) else "accept"
+    return Verdict(outcome=action, findings=tuple(findings))
 
 
 async def find_reference(
@@ -293,7 +293,7 @@ async def verify_block(
     decided = state.decision.script if state.decision else "unknown"
     page_script = decided if not embedded else "unknown"
     history: list[Finding] = list(basic_verdict(result).findings)
-    final: VerdictAction = "accept"
+    final: VerdictOutcome = "accept"
     for step_index in range(options.max_steps + 1):
         findings = run_checks(
             _subject(walk.result, reference, page_script, walk.finish_reason, decided), options
@@ -332,7 +332,7 @@ async def verify_block(
             break
     logger.debug("%s page %s block %s: %s", state.file, state.index, result.block.order, final)
     return walk.result.model_copy(
-        update={"verdict": Verdict(action=final, findings=tuple(history))}
+        update={"verdict": Verdict(outcome=final, findings=tuple(history))}
     )
 
 
@@ -378,7 +378,7 @@ def flag_implausible_page(
         r.model_copy(
             update={
                 "verdict": Verdict(
-                    action="review" if r.verdict.action == "accept" else r.verdict.action,
+                    outcome="review" if r.verdict.outcome == "accept" else r.verdict.outcome,
                     findings=(*r.verdict.findings, *findings),
                 )
             }

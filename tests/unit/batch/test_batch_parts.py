@@ -10,7 +10,7 @@ import pytest
 
 from pagereader.batch.inputs import iter_inputs
 from pagereader.batch.manifest import Manifest, Outcome, batch_options_digest
-from pagereader.batch.pages import pages_mode
+from pagereader.batch.page_sharing import sharing_mode
 from pagereader.batch.progress import BatchStats
 from pagereader.batch.storage import Destination
 from pagereader.batch.worker import actor_options, page_ranges
@@ -178,10 +178,10 @@ def test_stats_summary_by_class_and_failures() -> None:
 def test_page_store_mode_by_destination_and_nodes(tmp_path: Path) -> None:
     local = Destination(str(tmp_path / "out"))
     remote = Destination("s3://bucket/out")
-    assert pages_mode(local, True, 1) == "shared"
-    assert pages_mode(local, True, 2) == "private"  # no SQLite over a network filesystem
-    assert pages_mode(remote, True, 1) == "private"
-    assert pages_mode(local, False, 1) == "off"
+    assert sharing_mode(local, True, 1) == "shared"
+    assert sharing_mode(local, True, 2) == "private"  # no SQLite over a network filesystem
+    assert sharing_mode(remote, True, 1) == "private"
+    assert sharing_mode(local, False, 1) == "off"
 
 
 def test_an_actor_keeps_to_its_cpus() -> None:

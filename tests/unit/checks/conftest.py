@@ -8,12 +8,12 @@ import pytest
 
 from pagereader.checks import Possible, Subject, choose_action, run_checks
 from pagereader.options import VerifyOptions
-from pagereader.types import Finding, VerdictAction
+from pagereader.types import Finding, VerdictOutcome
 
-Judge = Callable[[Subject, Possible], tuple[list[Finding], VerdictAction]]
+Judge = Callable[[Subject, Possible], tuple[list[Finding], VerdictOutcome]]
 
 
-def _judge(subject: Subject, possible: Possible) -> tuple[list[Finding], VerdictAction]:
+def _judge(subject: Subject, possible: Possible) -> tuple[list[Finding], VerdictOutcome]:
     options = VerifyOptions()
     findings = run_checks(subject, options)
     action, _ = choose_action(findings, possible, options.remedies)

@@ -24,7 +24,7 @@ from pagereader.types import (
 )
 
 MARK = "<!-- review: critical: shall->may -->"
-FLAG = Verdict(action="review", findings=(Finding(check="critical", message="shall->may"),))
+FLAG = Verdict(outcome="review", findings=(Finding(check="critical", message="shall->may"),))
 
 
 def _block(order: int, kind: str, text: str, verdict: Verdict | None = None) -> BlockResult:
@@ -93,7 +93,7 @@ def test_edit_regenerates_outputs_with_provenance_and_revert_restores(tmp_path: 
     block = data["pages"][0]["blocks"][2]
     assert block["text"] == "The tenant shall pay the rent."
     assert block["corrected_by"] == "rita" and block["original"] == "The tenant may pay the rent."
-    assert block["corrected_at"] == edit.at and block["verdict"]["action"] == "review"
+    assert block["corrected_at"] == edit.at and block["verdict"]["outcome"] == "review"
     assert "corrected_by" not in data["pages"][1]["blocks"][0]
     assert (folder / ORIGINAL_JSON).read_text() == pipeline_json
     assert "1 of 4 blocks need a look" in (folder / "review.md").read_text()

@@ -9,10 +9,9 @@ import shutil
 from pathlib import Path
 
 from fastapi import Request
-from fastapi.responses import JSONResponse
 
 from pagereader.http.errors import ServiceError
-from pagereader.service.jobs.store import new_job_id
+from pagereader.service.jobs.store import Job, new_job_id
 from pagereader.service.jobs.uploads import check_image_pixels, receive_upload
 from pagereader.service.sessions import CSRF_FIELD
 from pagereader.service.workers import Service
@@ -20,10 +19,8 @@ from pagereader.service.workers import Service
 logger = logging.getLogger(__name__)
 
 
-async def submit_upload(
-    service: Service, request: Request, csrf: str | None = None
-) -> JSONResponse:
-    """Store a streamed upload and queue its job (202). With ``csrf`` (a UI form), the form's
+async def submit_upload(service: Service, request: Request, csrf: str | None = None) -> Job:
+    """Store a streamed upload and queue its job. With ``csrf`` (a UI form), the form's
     CSRF field must match it, else the stored file is removed again (ServiceError 403)."""
     job_id = new_job_id()
     folder = service.uploads / job_id
@@ -57,8 +54,4 @@ async def submit_upload(
     job = service.store.create(job_id, stored.name, stored.sha256, service.outputs / job_id)
     service.notify()
     logger.info("job %s: queued %s (%d bytes)", job.id, job.file_name, stored.size)
-    return JSONResponse(
-        {"id": job.id, "status": job.status, "file": job.file_name},
-        status_code=202,
-        headers={"Location": f"/v1/jobs/{job.id}"},
-    )
+    return job

@@ -40,7 +40,7 @@ def page_checked(page: PageResult, reviews: dict[tuple[int, int], Review]) -> bo
     decided = {order: r for (index, order), r in reviews.items() if index == page.index}
     if not decided or any(r.action == "unreadable" for r in decided.values()):
         return False
-    flagged = {b.block.order for b in page.blocks if b.verdict.action == "review"}
+    flagged = {b.block.order for b in page.blocks if b.verdict.outcome == "review"}
     return flagged <= decided.keys()
 
 

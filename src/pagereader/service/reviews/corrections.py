@@ -66,19 +66,6 @@ class Review:
     role: str
     at: str
 
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "page": self.page,
-            "block": self.block,
-            "action": self.action,
-            "text": self.text,
-            "original": self.original,
-            "who": self.who,
-            "role": self.role,
-            "at": self.at,
-        }
-
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
@@ -161,7 +148,7 @@ def load_original(folder: Path) -> DocumentResult | None:
 
 def _decided(block: BlockResult, review: Review) -> BlockResult:
     """A block with a person's decision applied; its verdict no longer asks for review."""
-    update: dict[str, Any] = {"verdict": Verdict(action="accept")}
+    update: dict[str, Any] = {"verdict": Verdict(outcome="accept")}
     if review.action == "edit":
         update.update(text=review.text or "", html=None)
     elif review.action == "unreadable":

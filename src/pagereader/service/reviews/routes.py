@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 
 from pagereader.errors import PagereaderError
 from pagereader.http.auth import Principal
@@ -37,7 +37,14 @@ from pagereader.service.reviews.corrections import (
     regenerate,
 )
 from pagereader.service.reviews.crops import block_crop
-from pagereader.service.schemas import review_body
+from pagereader.service.schemas import (
+    BlockEntry,
+    BlockList,
+    ReviewBody,
+    ReviewView,
+    Trail,
+    review_body,
+)
 from pagereader.service.workers import Service
 from pagereader.types import BlockResult, DocumentResult
 
@@ -91,32 +98,32 @@ def reference_of(block: BlockResult) -> tuple[str, str]:
     return text, block.block.source if text else ""
 
 
-def block_entries(doc: JobDocument) -> list[dict[str, Any]]:
+def block_entries(doc: JobDocument) -> list[BlockEntry]:
     """Every block, flagged ones first, then those corrected automatically, then the rest."""
-    entries: list[dict[str, Any]] = []
+    entries: list[BlockEntry] = []
     for old_page, new_page in zip(doc.original.pages, doc.corrected.pages, strict=True):
         for old, new in zip(old_page.blocks, new_page.blocks, strict=True):
             key = (old_page.index, old.block.order)
             reference, source = reference_of(old)
             decision = doc.decisions.get(key)
             entries.append(
-                {
-                    "page": old_page.index,
-                    "block": old.block.order,
-                    "kind": old.block.kind,
-                    "bbox": list(old.block.bbox),
-                    "verdict": old.verdict.action,
-                    "findings": [f.message for f in old.verdict.findings if f.severity != "info"],
-                    "remedies": [f.message for f in old.verdict.findings if f.check == "remedy"],
-                    "engine": old.engine,
-                    "text": block_text(new),
-                    "answer": block_text(old),
-                    "reference": reference,
-                    "reference_source": source,
-                    "decision": decision.as_json() if decision else None,
-                }
+                BlockEntry(
+                    page=old_page.index,
+                    block=old.block.order,
+                    kind=old.block.kind,
+                    bbox=list(old.block.bbox),
+                    verdict=old.verdict.outcome,
+                    findings=[f.message for f in old.verdict.findings if f.severity != "info"],
+                    remedies=[f.message for f in old.verdict.findings if f.check == "remedy"],
+                    engine=old.engine,
+                    text=block_text(new),
+                    answer=block_text(old),
+                    reference=reference,
+                    reference_source=source,
+                    decision=ReviewView.of(decision) if decision else None,
+                )
             )
-    entries.sort(key=lambda e: (_VERDICT_RANK.get(e["verdict"], 1), e["page"], e["block"]))
+    entries.sort(key=lambda e: (_VERDICT_RANK.get(e.verdict, 1), e.page, e.block))
     return entries
 
 
@@ -233,28 +240,36 @@ def review_router(service: Service) -> APIRouter:
     """The routes above, for the app to include."""
     router = APIRouter()
 
-    @router.get("/v1/jobs/{job_id}/blocks", response_model=None)
-    async def blocks(job_id: str, _: Reader) -> Any:
+    @router.get("/v1/jobs/{job_id}/blocks")
+    async def blocks(job_id: str, _: Reader) -> BlockList:
         doc = await asyncio.to_thread(job_document, service, job_id)
-        return {"job": job_id, "blocks": block_entries(doc)}
+        return BlockList(job=job_id, blocks=block_entries(doc))
 
-    @router.post("/v1/jobs/{job_id}/reviews", status_code=201, response_model=None)
-    async def add_review(job_id: str, request: Request, who: Reviewer) -> Any:
+    # the body is read by read_json (bounded size and nesting) and checked by ReviewBody: the
+    # schema is declared for /openapi.json
+    body_schema = {"application/json": {"schema": ReviewBody.model_json_schema()}}
+
+    @router.post(
+        "/v1/jobs/{job_id}/reviews",
+        status_code=201,
+        openapi_extra={"requestBody": {"required": True, "content": body_schema}},
+    )
+    async def add_review(job_id: str, request: Request, who: Reviewer) -> ReviewView:
         decision = review_body(await read_json(request, MAX_BODY_BYTES))
         page, order, action, text = decision.page, decision.block, decision.action, decision.text
         review = await record_decision(service, job_id, page, order, action, text, who)
-        return JSONResponse(review.as_json(), status_code=201)
+        return ReviewView.of(review)
 
-    @router.get("/v1/jobs/{job_id}/reviews", response_model=None)
-    async def trail(job_id: str, _: Reader) -> Any:
+    @router.get("/v1/jobs/{job_id}/reviews")
+    async def trail(job_id: str, _: Reader) -> Trail:
         if service.store.get(job_id) is None:
             raise ServiceError(404, f"no job {job_id}")
-        return {"job": job_id, "reviews": [r.as_json() for r in service.reviews.trail(job_id)]}
+        reviews = [ReviewView.of(r) for r in service.reviews.trail(job_id)]
+        return Trail(job=job_id, reviews=reviews)
 
-    @router.delete("/v1/jobs/{job_id}/reviews/{review_id}", response_model=None)
-    async def undo(job_id: str, review_id: int, who: Admin) -> Any:
-        review = await revert(service, job_id, review_id, who)
-        return review.as_json()
+    @router.delete("/v1/jobs/{job_id}/reviews/{review_id}")
+    async def undo(job_id: str, review_id: int, who: Admin) -> ReviewView:
+        return ReviewView.of(await revert(service, job_id, review_id, who))
 
     @router.get("/v1/jobs/{job_id}/pages/{page}/blocks/{order}.png", response_model=None)
     async def crop(job_id: str, page: int, order: int, _: Reader) -> Any:

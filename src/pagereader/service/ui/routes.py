@@ -161,9 +161,7 @@ def ui_router(service: Service, tokens: TokenStore, sessions: SessionStore) -> A
         session = session_of(request)
         if not session.principal.can("reviewer"):
             return HTMLResponse("uploading needs the reviewer role", 403)
-        answer = await submit_upload(service, request, session.csrf)
-        if answer.status_code != 202:
-            return answer
+        await submit_upload(service, request, session.csrf)
         return RedirectResponse("/ui/", 303)
 
     @router.post("/ui/jobs/{job_id}/delete", response_model=None)
@@ -194,8 +192,8 @@ def ui_router(service: Service, tokens: TokenStore, sessions: SessionStore) -> A
                 blocks.append(
                     {
                         "block": block,
-                        "css": verdict_class(original.verdict.action, key in doc.decisions),
-                        "verdict": original.verdict.action,
+                        "css": verdict_class(original.verdict.outcome, key in doc.decisions),
+                        "verdict": original.verdict.outcome,
                         "decision": doc.decisions.get(key),
                     }
                 )
@@ -210,9 +208,10 @@ def ui_router(service: Service, tokens: TokenStore, sessions: SessionStore) -> A
             doc = await asyncio.to_thread(job_document, service, job_id)
         except ServiceError as exc:
             return HTMLResponse(exc.message, exc.status)
-        entries = block_entries(doc)
-        for entry in entries:
-            entry["css"] = verdict_class(entry["verdict"], entry["decision"] is not None)
+        entries = [
+            {**e.model_dump(), "css": verdict_class(e.verdict, e.decision is not None)}
+            for e in block_entries(doc)
+        ]
         can_review = session.principal.can("reviewer")
         return page(
             request, "review.html", session, job=doc.job, entries=entries, can_review=can_review

@@ -5,11 +5,13 @@
   const items = Array.from(document.querySelectorAll(".queue > .item"));
   if (!items.length) return;
   let current = items.findIndex((el) => el.dataset.decided === "0" && el.dataset.verdict === "review");
-  if (current < 0) current = items.findIndex((el) => el.dataset.decided === "0");
+  if (current < 0) current = items.findIndex((el) => el.dataset.decided === "0" && el.dataset.verdict !== "accept");
   if (current < 0) current = 0;
   function show(index) {
     current = Math.max(0, Math.min(items.length - 1, index));
     items.forEach((el, i) => el.classList.toggle("current", i === current));
+    const folded = items[current].closest("details");
+    if (folded && !folded.open) folded.open = true;
     items[current].scrollIntoView({ block: "nearest" });
   }
   function submit(selector) {

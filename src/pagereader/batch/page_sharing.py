@@ -1,4 +1,4 @@
-"""The cross-document page store of a batch: where it lives and how workers reach it.
+"""How a batch shares its cross-document page store: where it lives and how workers reach it.
 
 ``shared``: a local OUT on a one-node cluster; every worker opens OUT/_batch/pages.sqlite
 itself (WAL, several processes of one machine), so a page read by one worker is found by the
@@ -28,10 +28,10 @@ logger = logging.getLogger(__name__)
 
 PAGES_NAME = "pages.sqlite"
 PAGES_RELATIVE = f"{BATCH_DIR}/{PAGES_NAME}"
-Mode = Literal["off", "shared", "private"]
+Sharing = Literal["off", "shared", "private"]
 
 
-def pages_mode(destination: Destination, enabled: bool, nodes: int) -> Mode:
+def sharing_mode(destination: Destination, enabled: bool, nodes: int) -> Sharing:
     """Shared on a local OUT with one node; private per worker otherwise."""
     if not enabled:
         return "off"
@@ -64,7 +64,7 @@ class WorkerPages:
     folder: Path | None = None
 
     @classmethod
-    def open(cls, mode: Mode, destination: Destination) -> WorkerPages | None:
+    def open(cls, mode: Sharing, destination: Destination) -> WorkerPages | None:
         """The worker's store, or None when reuse is off or the store cannot be opened (then
         the worker reads every page: the store only saves work)."""
         if mode == "off":
@@ -76,7 +76,7 @@ class WorkerPages:
             return None
 
     @classmethod
-    def _open(cls, mode: Mode, destination: Destination) -> WorkerPages:
+    def _open(cls, mode: Sharing, destination: Destination) -> WorkerPages:
         if mode == "shared":
             return cls(PageStore(Path(destination.out) / PAGES_RELATIVE))
         folder = Path(tempfile.mkdtemp(prefix="pagereader-pages-"))
