@@ -66,10 +66,13 @@ def test_the_jobs_page_shows_fifty_newest_first_and_pages_on(tmp_path: Path) -> 
     assert browser.get("/ui/", params={"page": 0}).status_code == 422
 
 
-def _svg_boxes_and_numbers(html: str) -> list[tuple[tuple[float, ...], tuple[float, float, str]]]:
+Placed = tuple[tuple[float, float, float, float], tuple[float, float, str]]
+
+
+def _svg_boxes_and_numbers(html: str) -> list[Placed]:
     """Each block's rectangle on the document view and where its order number is drawn."""
     groups = re.findall(r'<g class="outline[^"]*"[^>]*>(.*?)</g>', html, re.S)
-    found = []
+    found: list[Placed] = []
     for group in groups:
         rect = re.search(
             r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"', group
@@ -77,7 +80,7 @@ def _svg_boxes_and_numbers(html: str) -> list[tuple[tuple[float, ...], tuple[flo
         text = re.search(r'<text x="([\d.]+)" y="([\d.]+)"[^>]*text-anchor="(\w+)"', group)
         assert rect and text, group
         x, y, w, h = (float(v) for v in rect.groups())
-        found.append(((x, y, x + w, y + h), (float(text[1]), float(text[2]), text[3])))
+        found.append(((x, y, x + w, y + h), (float(text[1]), float(text[2]), str(text[3]))))
     return found
 
 

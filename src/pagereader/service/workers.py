@@ -9,8 +9,10 @@ store and is queued again at the next start.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 from pagereader.cache import PageCache
@@ -46,7 +48,7 @@ class Service:
             update={"limits": options.limits.model_copy(update={"max_pages": limits.max_pages})}
         )
         self.lock = DataDirLock(data_dir)
-        self.lock.acquire()  # before the re-queue and the sweep below: they assume one server
+        self.lock.acquire()  # at once: a second server on the folder is refused before it starts
         self.options = options
         self.limits = limits
         self.workers = max(1, workers)
@@ -58,7 +60,7 @@ class Service:
         self.metrics = ServiceMetrics(self.store.counts, self.review_queue_length)
         self._flagged: dict[str, frozenset[tuple[int, int]]] = {}
         self.review_lock = asyncio.Lock()  # one regeneration of a job's outputs at a time
-        self.ctx = make_context(options, on_event=self._on_event)
+        self.ctx = make_context(options)
         self.clean_pages = CleanPages(options)
         self.engines = EngineCheck(self.ctx)
         self._wake = asyncio.Event()
@@ -66,9 +68,6 @@ class Service:
         self._running: dict[str, asyncio.Task[None]] = {}
         self._cancelled: set[str] = set()
         self._stopping = False
-        if self.store.requeued:
-            logger.warning("re-queued %d interrupted job(s)", self.store.requeued)
-        self._sweep()
 
     def _sweep(self) -> None:
         """Remove the folders of uploads cut off by a crash (and of half-deleted jobs): a folder
@@ -84,20 +83,24 @@ class Service:
     def upload_path(self, job: Job) -> Path:
         return self.uploads / job.id / job.file_name
 
-    def _on_event(self, event: ProgressEvent) -> None:
-        """Pipeline progress -> the job row (the upload folder's name is the job id)."""
-        file = event.get("file")
-        if not isinstance(file, str):
-            return
-        path = Path(file)
-        if path.parent.parent != self.uploads:
-            return
-        if event["event"] == "document_start":
-            self.store.set_total(path.parent.name, int(event["pages"]))
-        elif event["event"] == "page_done":
-            self.store.page_done(path.parent.name)
+    def _progress(self, job_id: str) -> Callable[[ProgressEvent], None]:
+        """Pipeline progress of one job's document -> its row."""
+
+        def on_event(event: ProgressEvent) -> None:
+            if event["event"] == "document_start":
+                self.store.set_total(job_id, int(event["pages"]))
+            elif event["event"] == "page_done":
+                self.store.page_done(job_id)
+
+        return on_event
 
     def start(self) -> None:
+        """The start-up work (in the app's lifespan, with the data folder locked): jobs a dead
+        server left running go back in the queue, stray folders go, the workers start."""
+        requeued = self.store.requeue_running()
+        if requeued:
+            logger.warning("re-queued %d interrupted job(s)", requeued)
+        self._sweep()
         self._tasks = [asyncio.create_task(self._work()) for _ in range(self.workers)]
         self._tasks.append(asyncio.create_task(self._check_engines()))
         self._wake.set()
@@ -176,7 +179,8 @@ class Service:
         try:
             await asyncio.to_thread(shutil.rmtree, folder, True)
             await self.engines.refresh()
-            result = await aparse_to_folder(self.upload_path(job), folder, self.ctx, self.cache)
+            ctx = dataclasses.replace(self.ctx, on_event=self._progress(job.id))
+            result = await aparse_to_folder(self.upload_path(job), folder, ctx, self.cache)
         except PagereaderError as exc:
             self.store.finish(job.id, "failed", [self._line(job, exc.to_item())])
             logger.info("job %s: failed", job.id)

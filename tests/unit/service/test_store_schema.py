@@ -33,7 +33,7 @@ def test_a_jobs_file_written_before_versions_opens_with_its_rows(tmp_path: Path)
     path = tmp_path / "jobs.sqlite"
     with sqlite3.connect(path) as db:
         db.executescript(UNVERSIONED_JOBS)
-    store = JobStore(path, requeue=False)
+    store = JobStore(path)
     job = store.get("j1")
     assert job is not None and job.file_name == "deck.pdf" and job.pages_done == 2
     with sqlite3.connect(path) as db:

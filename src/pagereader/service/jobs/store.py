@@ -85,19 +85,20 @@ def _now() -> str:
 class JobStore:
     """Jobs in one SQLite file; every method is safe to call from any thread."""
 
-    def __init__(self, path: Path, requeue: bool = True) -> None:
-        """Open (or create) the store; ``requeue`` puts jobs a dead process left running back in
-        the queue (only the server may, never a tool reading the store beside it)."""
+    def __init__(self, path: Path) -> None:
+        """Open (or create) the store; opening changes no job (a tool may read it beside a
+        running server)."""
         self.path = path
         self._lock = threading.Lock()
         self._db = open_store(path, SCHEMA_STEPS)
-        self.requeued = self._requeue_running() if requeue else 0
 
     def _execute(self, sql: str, params: tuple[object, ...] = ()) -> list[sqlite3.Row]:
         with self._lock:
             return self._db.execute(sql, params).fetchall()
 
-    def _requeue_running(self) -> int:
+    def requeue_running(self) -> int:
+        """Put the jobs a dead server left running back in the queue (only the server holding
+        the data folder's lock may); how many."""
         with self._lock:
             cursor = self._db.execute(
                 "UPDATE jobs SET status='queued', pages_done=0 WHERE status='running'"

@@ -52,7 +52,7 @@ def export_data_dir(data_dir: Path, out: Path) -> ExportSummary:
             file=data_dir,
             hint="give the --data-dir that `pagereader serve` uses",
         )
-    store = JobStore(data_dir / "jobs.sqlite", requeue=False)
+    store = JobStore(data_dir / "jobs.sqlite")
     reviews = ReviewStore(data_dir / "reviews.sqlite")
     try:
         return export_evalset(store, reviews, data_dir / "uploads", out)
