@@ -15,6 +15,7 @@ from pagereader.engine_server.app import serve_in_thread
 from pagereader.http.auth import TokenStore
 from pagereader.options import Options
 from pagereader.service.app import create_app
+from pagereader.service.jobs.store import JobStore
 from pagereader.service.limits import ServiceLimits
 
 from service_process import wait_finished
@@ -27,8 +28,8 @@ def _upload(client: httpx.Client, name: str, data: bytes) -> httpx.Response:
 
 
 def _count_jobs(data_dir: Path) -> dict[str, int]:
-    with sqlite3.connect(data_dir / "jobs.sqlite") as db:
-        return dict(db.execute("SELECT status, COUNT(*) FROM jobs GROUP BY status").fetchall())
+    counts = JobStore(data_dir / "jobs.sqlite").counts()
+    return {status: n for status, n in counts.items() if n}
 
 
 def test_upload_poll_fetch_and_restart(tmp_path: Path) -> None:

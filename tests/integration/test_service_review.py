@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import sqlite3
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from typer.testing import CliRunner
 
 from pagereader.cli.app import app
+from pagereader.service.reviews.corrections import ReviewStore
 from pagereader.text import char_consistency, normalize
 
 from fixtures import Fixtures
@@ -234,7 +234,6 @@ def test_review_roles_provenance_restart_evalset_metrics(
             assert client(url, "reviewer").delete(f"/v1/jobs/{job_id}").status_code == 403
             assert admin.delete(f"/v1/jobs/{job_id}").status_code == 200
             assert reader.get(f"/v1/jobs/{job_id}/reviews").status_code == 404
-            with sqlite3.connect(data / "reviews.sqlite") as db:  # the audit trail outlives it
-                kept = db.execute("SELECT COUNT(*) FROM reviews WHERE job_id=?", (job_id,))
-                assert kept.fetchone()[0] == len(trail)
+            kept = ReviewStore(data / "reviews.sqlite").trail(job_id)  # the trail outlives it
+            assert len(kept) == len(trail)
             assert _metrics(reader)[("pagereader_review_queue_blocks", ())] == 0

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import signal
-import sqlite3
 import time
 from pathlib import Path
 
 import httpx
 import pytest
+
+from pagereader.service.jobs.store import JobStore
 
 from fixtures import Fixtures
 from service_process import ServerProcess, running, start
@@ -20,8 +21,9 @@ pytestmark = pytest.mark.slow  # seconds of real engines, servers or processes
 
 
 def _status(data_dir: Path, job_id: str) -> str:
-    with sqlite3.connect(data_dir / "jobs.sqlite") as db:
-        return str(db.execute("SELECT status FROM jobs WHERE id=?", (job_id,)).fetchone()[0])
+    job = JobStore(data_dir / "jobs.sqlite").get(job_id)
+    assert job is not None, job_id
+    return job.status
 
 
 def _submit_and_wait_running(server: ServerProcess, scan: Path) -> str:
