@@ -43,6 +43,15 @@ from pagereader.engine_server.requests import (
     open_image,
     parse_request,
 )
+from pagereader.engine_server.schemas import (
+    ChatCompletion,
+    Choice,
+    FinishReason,
+    Message,
+    ModelCard,
+    ModelList,
+    Usage,
+)
 from pagereader.engines.base import BlockRequest, Engine
 from pagereader.engines.prompts import task_of_prompt
 from pagereader.engines.rapidocr import RapidOCREngine
@@ -101,27 +110,12 @@ class EmbeddedAnswerer:
 
 
 def completion(
-    model: str, text: str, finish: str, prompt_tokens: int, completion_tokens: int
+    model: str, text: str, finish: FinishReason, prompt_tokens: int, completion_tokens: int
 ) -> dict[str, Any]:
-    """An OpenAI chat.completion body."""
-    return {
-        "id": f"chatcmpl-{uuid.uuid4().hex}",
-        "object": "chat.completion",
-        "created": int(time.time()),
-        "model": model,
-        "choices": [
-            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish}
-        ],
-        "usage": _usage(prompt_tokens, completion_tokens),
-    }
-
-
-def _usage(prompt_tokens: int, completion_tokens: int) -> dict[str, int]:
-    return {
-        "prompt_tokens": prompt_tokens,
-        "completion_tokens": completion_tokens,
-        "total_tokens": prompt_tokens + completion_tokens,
-    }
+    """An OpenAI chat.completion body (ChatCompletion, as JSON)."""
+    choice = Choice(message=Message(content=text), finish_reason=finish)
+    usage = Usage.of(prompt_tokens, completion_tokens)
+    return ChatCompletion(model=model, choices=[choice], usage=usage).model_dump()
 
 
 def sse_chunks(model: str, text: str, finish: str, usage: dict[str, int] | None) -> Iterator[bytes]:
@@ -204,11 +198,8 @@ def create_app(
     )
 
     @app.get("/v1/models")
-    async def models() -> dict[str, Any]:
-        return {
-            "object": "list",
-            "data": [{"id": model, "object": "model", "created": 0, "owned_by": "pagereader"}],
-        }
+    async def models() -> ModelList:
+        return ModelList(data=[ModelCard(id=model)])
 
     @app.post("/v1/chat/completions", response_model=None)
     async def chat(request: Request) -> JSONResponse | StreamingResponse:
@@ -224,12 +215,16 @@ def create_app(
         h, w = smart_resize(height, width, PATCH_FACTOR, chat.min_pixels, chat.max_pixels)
         prompt_tokens = h * w // PATCH_FACTOR**2 + len(chat.prompt.split()) + 8
         completion_tokens = max(1, -(-len(text) // 3))
-        finish = "stop"
+        finish: FinishReason = "stop"
         if chat.max_tokens is not None and completion_tokens > chat.max_tokens:
             text, completion_tokens, finish = text[: chat.max_tokens * 3], chat.max_tokens, "length"
         name = chat.model or model
         if chat.stream:
-            usage = _usage(prompt_tokens, completion_tokens) if chat.include_usage else None
+            usage = (
+                Usage.of(prompt_tokens, completion_tokens).model_dump()
+                if chat.include_usage
+                else None
+            )
             return StreamingResponse(
                 sse_chunks(name, text, finish, usage), media_type="text/event-stream"
             )
