@@ -4,12 +4,14 @@ Sets: ../shared/eval (relative to the repository root): real_legal (statutes, ea
 light scan and heavy scan), docling_testdata, tesseract_test, cjk_extras, olmocr_bench_sample,
 and real_slides (slide decks, PPTX and PDF, beside pdftotext: its own table, see slides.py).
 Every engine reads each document in a fresh process, so "wall" is seconds a page with start-up
-included (models loaded, pages rendered) and "in-proc" is seconds a page once the engine is
-loaded. Tesseract: OMP_THREAD_LIMIT=1, psm 3, the language of the reference; RapidOCR: its
-default settings, lines in the order it returns them; both on 200-DPI rasters (images as they
-are). Per set, page type (digital / light / heavy, or scan for the other sets) and engine it
-prints mean and worst character consistency, critical tokens identical (% of pages; olmOCR
-rules passed for the rule-scored set) and seconds a page.
+included (models loaded, pages rendered), "in-proc" is seconds a page once the engine is
+loaded, and "CPU" is the user + system seconds of that whole process tree (start-up and every
+thread and child process included: what a corpus costs when every core is busy), with its
+ratio to Tesseract's on the same pages. Tesseract: OMP_THREAD_LIMIT=1, psm 3, the language
+of the reference; RapidOCR: its default settings, lines in the order it returns them; both on
+200-DPI rasters (images as they are). Per set, page type (digital / light / heavy, or scan for
+the other sets) and engine it prints mean and worst character consistency, critical tokens
+identical (% of pages; olmOCR rules passed for the rule-scored set) and seconds a page.
 
 real_legal is scored as its README says: NFKC, whitespace removed, consistency 1 - Lev / max
 length; critical tokens are its article numbers and modal words. The other sets use the
@@ -25,6 +27,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -38,8 +41,9 @@ from typing import Any
 
 from PIL import Image
 
-Row = tuple[float | None, bool, float | None, float]
-"""One page's consistency, critical tokens identical, seconds in-process and wall."""
+Row = tuple[float | None, bool, float | None, float, float]
+"""One page's consistency, critical tokens identical, seconds in-process and wall, and CPU
+seconds (the document's process tree's, shared evenly among its pages)."""
 
 ROOT = Path(__file__).resolve().parents[1]
 EVAL = Path(os.environ.get("PAGEREADER_SHARED") or ROOT.parent / "shared") / "eval"
@@ -213,9 +217,12 @@ def run_ocrmypdf(file: Path, pages: list[int], lang: str) -> dict[str, object]:
 
 def run_engine(
     engine: str, file: Path, pages: list[int], lang: str
-) -> tuple[dict[str, Any], float]:
-    """(worker answer, wall seconds) with the engine started in a fresh process."""
+) -> tuple[dict[str, Any], float, float]:
+    """(worker answer, wall seconds, CPU seconds) with the engine started in a fresh process.
+    CPU seconds are user + system of the whole process tree (the worker, its threads and the
+    processes it waited for, Tesseract's included), start-up included: what a user pays."""
     start = time.perf_counter()
+    before = _children_cpu()
     if engine == "ocrmypdf":
         answer = run_ocrmypdf(file, pages, lang)
     else:
@@ -226,7 +233,12 @@ def run_engine(
         if done.returncode != 0:
             raise RuntimeError(f"{engine} on {file.name}: {done.stderr.strip()[-400:]}")
         answer = json.loads(done.stdout.strip().splitlines()[-1])
-    return answer, time.perf_counter() - start
+    return answer, time.perf_counter() - start, _children_cpu() - before
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 # --- the table ----------------------------------------------------------------------------
@@ -272,7 +284,7 @@ def main() -> None:
                 if engine == "ocrmypdf" and file.suffix.lower() != ".pdf":
                     continue
                 try:
-                    answer, wall = run_engine(engine, file, numbers, doc_pages[0].lang)
+                    answer, wall, cpu = run_engine(engine, file, numbers, doc_pages[0].lang)
                 except (RuntimeError, subprocess.CalledProcessError) as exc:
                     print(f"  {engine} failed on {file.name}: {exc}")
                     continue
@@ -286,7 +298,7 @@ def main() -> None:
                     consistency, critical = score(page, text)
                     per_in = None if inproc is None else inproc / len(numbers)
                     rows[(name, page.kind, engine)].append(
-                        (consistency, critical, per_in, wall / len(numbers))
+                        (consistency, critical, per_in, wall / len(numbers), cpu / len(numbers))
                     )
                     if name == "real_legal" and engine == "pagereader":
                         print(
@@ -298,22 +310,27 @@ def main() -> None:
 
 
 def print_table(rows: dict[tuple[str, str, str], list[Row]]) -> None:
+    """Per set, page type and engine; ``CPU x tess`` is the engine's CPU seconds a page over
+    Tesseract's on the same pages (pages per CPU-second: Tesseract's over the engine's)."""
     print(
         "\n| set | pages | engine | consistency mean | worst | critical identical "
-        "| s/page in-proc | s/page wall |"
+        "| s/page in-proc | s/page wall | CPU s/page | CPU x tess |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for (name, kind, engine), found in sorted(rows.items()):
-        scored = [c for c, _, _, _ in found if c is not None]
+        scored = [r[0] for r in found if r[0] is not None]
         mean = f"{statistics.mean(scored):.3f}" if scored else "rules"
         worst = f"{min(scored):.3f}" if scored else ""
-        critical = 100 * sum(ok for _, ok, _, _ in found) / len(found)
-        inproc = [s for _, _, s, _ in found if s is not None]
+        critical = 100 * sum(r[1] for r in found) / len(found)
+        inproc = [r[2] for r in found if r[2] is not None]
         inproc_text = f"{statistics.mean(inproc):.2f}" if inproc else "-"
-        wall = statistics.mean(w for _, _, _, w in found)
+        wall = statistics.mean(r[3] for r in found)
+        cpu = statistics.mean(r[4] for r in found)
+        tess = rows.get((name, kind, "tesseract"))
+        ratio = f"{cpu / statistics.mean(r[4] for r in tess):.2f}x" if tess else "-"
         print(
             f"| {name} {kind} | {len(found)} | {engine} | {mean} | {worst} | {critical:.0f}% "
-            f"| {inproc_text} | {wall:.2f} |"
+            f"| {inproc_text} | {wall:.2f} | {cpu:.2f} | {ratio} |"
         )
 
 

@@ -25,7 +25,7 @@ from typing import Any
 SLIDE_ENGINES = ("pagereader", "pdftotext", "rapidocr", "tesseract")
 _NOTES = re.compile(r"^> \*\*Notes\*\*$.*", re.M | re.S)
 
-Runner = Callable[[str, Path, list[int], str], tuple[dict[str, Any], float]]
+Runner = Callable[[str, Path, list[int], str], tuple[dict[str, Any], float, float]]
 Scores = tuple[float, float, float]
 """(consistency, F1, added share) of one slide."""
 

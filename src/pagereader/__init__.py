@@ -3,21 +3,47 @@
 >>> import pagereader
 >>> result = pagereader.parse("deck.pdf")
 >>> result.status, result.markdown[:40]
+
+The names below are imported when first used (PEP 562): ``import pagereader`` and
+``pagereader --help`` load no pipeline, model runtime or PDF library.
 """
 
-from pagereader.config_file import load_config
-from pagereader.errors import PagereaderError
-from pagereader.options import Options
-from pagereader.pipeline import aparse, aparse_to_folder, make_context, parse
-from pagereader.types import (
-    Block,
-    BlockResult,
-    DocumentResult,
-    ErrorItem,
-    PageDecision,
-    PageResult,
-    Verdict,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pagereader.config_file import load_config
+    from pagereader.errors import PagereaderError
+    from pagereader.options import Options
+    from pagereader.pipeline import aparse, aparse_to_folder, make_context, parse
+    from pagereader.types import (
+        Block,
+        BlockResult,
+        DocumentResult,
+        ErrorItem,
+        PageDecision,
+        PageResult,
+        Verdict,
+    )
+
+_HOMES = {
+    "load_config": "pagereader.config_file",
+    "PagereaderError": "pagereader.errors",
+    "Options": "pagereader.options",
+    "aparse": "pagereader.pipeline",
+    "aparse_to_folder": "pagereader.pipeline",
+    "make_context": "pagereader.pipeline",
+    "parse": "pagereader.pipeline",
+    "Block": "pagereader.types",
+    "BlockResult": "pagereader.types",
+    "DocumentResult": "pagereader.types",
+    "ErrorItem": "pagereader.types",
+    "PageDecision": "pagereader.types",
+    "PageResult": "pagereader.types",
+    "Verdict": "pagereader.types",
+}
 
 __all__ = [
     "Block",
@@ -35,3 +61,16 @@ __all__ = [
     "make_context",
     "parse",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'pagereader' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # looked up once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOMES])

@@ -22,8 +22,10 @@ CLI can print one clear line and the output can keep it as an ErrorItem.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pagereader.types import AttemptCause, ErrorItem
+if TYPE_CHECKING:  # the tree itself needs no pydantic: `pagereader --help` stays light
+    from pagereader.types import AttemptCause, ErrorItem
 
 
 class PagereaderError(Exception):
@@ -53,6 +55,8 @@ class PagereaderError(Exception):
 
     def to_item(self, stage: str | None = None) -> ErrorItem:
         """The error as it is kept in document.json."""
+        from pagereader.types import ErrorItem
+
         return ErrorItem(
             file=self.file,
             page=self.page,

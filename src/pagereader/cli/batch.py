@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -12,16 +12,17 @@ from rich.table import Table
 
 from pagereader.cli.extras import needs_extra
 from pagereader.cli.messages import console, output_hint, reading_options, setup_logging
-from pagereader.config_file import OptionPath
-from pagereader.options import Options
-from pagereader.render.writer import probe_folder
-from pagereader.settings import resolve_options
-from pagereader.sources.discover import BATCH_DIR
+
+if TYPE_CHECKING:
+    from pagereader.options import Options
 
 
 def _options(config: Path | None, dpi: int | None, lang: str | None, overlays: bool) -> Options:
     """The options as ``parse`` reads them: environment, config, then these flags (a bad flag
     is one line naming it, as there)."""
+    from pagereader.config_file import OptionPath
+    from pagereader.settings import resolve_options
+
     flags: dict[OptionPath, object] = {
         ("render", "dpi"): dpi,
         ("lang",): lang,
@@ -75,6 +76,9 @@ def batch_command(
 ) -> None:
     """Parse documents on Ray into OUT/<name>/ (as parse does), with a run manifest in
     OUT/_batch/. Exit code 1 when a document failed."""
+    from pagereader.render.writer import probe_folder
+    from pagereader.sources.discover import BATCH_DIR
+
     setup_logging(debug)
     with needs_extra("batch"):
         from pagereader.batch import BatchConfig, BatchStats, run_batch

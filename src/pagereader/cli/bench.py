@@ -11,8 +11,6 @@ import typer
 
 from pagereader.cli.extras import needs_extra
 from pagereader.cli.messages import console, fail, reading_options, setup_logging, writing
-from pagereader.render.writer import probe_folder
-from pagereader.settings import resolve_options
 
 
 def bench_command(
@@ -25,6 +23,9 @@ def bench_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="report folder")] = Path("bench-out"),
 ) -> None:
     """Time every stage of every page; report p50/p95/max per page class against the budget."""
+    from pagereader.render.writer import probe_folder
+    from pagereader.settings import resolve_options
+
     setup_logging(level=logging.ERROR)
     with needs_extra("eval"):
         from pagereader.evaluate.budget import bench_files, run_bench, write_bench

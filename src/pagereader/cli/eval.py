@@ -18,8 +18,6 @@ from pagereader.cli.messages import (
     setup_logging,
     writing,
 )
-from pagereader.render.writer import probe_folder
-from pagereader.settings import resolve_options
 
 
 def eval_command(
@@ -38,6 +36,9 @@ def eval_command(
     debug: Annotated[bool, typer.Option(help="show tracebacks and debug logs")] = False,
 ) -> None:
     """Score engines on datasets; write report.json, report.md and report.html."""
+    from pagereader.render.writer import probe_folder
+    from pagereader.settings import resolve_options
+
     setup_logging(debug, logging.ERROR)
     with needs_extra("eval"):
         from pagereader.evaluate.cases import EvalCase, read_dataset
@@ -74,6 +75,8 @@ def make_evalset_command(
     out: Annotated[Path, typer.Argument(help="folder to write the dataset into")],
 ) -> None:
     """Write a synthetic dataset (slides and legal pages; en, zh-Hant, ko; digital and scans)."""
+    from pagereader.render.writer import probe_folder
+
     with needs_extra("eval"):
         from pagereader.evaluate.make_evalset import make_evalset
 

@@ -10,8 +10,6 @@ import typer
 
 from pagereader.cli.extras import needs_extra
 from pagereader.cli.messages import error_line, fail, output_hint
-from pagereader.errors import PagereaderError
-from pagereader.render.writer import probe_folder
 
 
 def export_evalset_command(
@@ -24,6 +22,9 @@ def export_evalset_command(
 ) -> None:
     """Write every page a reviewer approved or corrected as an eval case (the corrected text is
     the reference); safe to run beside a running server."""
+    from pagereader.errors import PagereaderError
+    from pagereader.render.writer import probe_folder
+
     with needs_extra("service"):
         from pagereader.service.reviews.cases import export_data_dir
 

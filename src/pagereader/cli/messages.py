@@ -14,13 +14,15 @@ import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Literal, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Literal, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from pagereader.errors import ConfigError, OutputError, PagereaderError
+if TYPE_CHECKING:
+    from pagereader.errors import PagereaderError
+
 
 console = Console(stderr=True)
 
@@ -70,6 +72,8 @@ def output_hint(flag: str | None) -> str:
 def writing(target: Path, flag: str | None) -> Iterator[None]:
     """OSErrors inside the block are failures to write ``target`` (a file or a folder): one
     OutputError naming the path that failed and the flag that chooses another."""
+    from pagereader.errors import OutputError
+
     try:
         yield
     except OSError as exc:
@@ -83,6 +87,8 @@ def writing(target: Path, flag: str | None) -> Iterator[None]:
 def reading_options() -> Iterator[None]:
     """ConfigErrors raised while options are read (a config file, a PAGEREADER_* variable, a
     flag) point to the configuration docs unless they say what to do themselves."""
+    from pagereader.errors import ConfigError
+
     try:
         yield
     except ConfigError as exc:
@@ -94,9 +100,11 @@ def reading_options() -> Iterator[None]:
 def one_line_errors(command: Callable[P, R]) -> Callable[P, R]:
     """``command`` with its user-facing failures as one line and exit code 1 (a traceback
     with ``--debug``, where the command has it)."""
+    from pagereader.errors import PagereaderError
 
     @functools.wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
+
         try:
             return command(*args, **kwargs)
         except PagereaderError as exc:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pagereader.errors import ConfigError
-
 # the highest page number a selection may name; a range's end past it is cut to it (the
 # pipeline then cuts a selection to the document's length, with a warning)
 MAX_PAGE = 100_000
@@ -12,6 +10,8 @@ _HINT = f"use 1-based pages like 1-3,7 (at most {MAX_PAGE})"
 
 def parse_page_spec(spec: str) -> tuple[int, ...]:
     """``"1-3,7"`` -> (1, 2, 3, 7); pages are 1-based."""
+    from pagereader.errors import ConfigError
+
     pages: set[int] = set()
     for part in spec.split(","):
         part = part.strip()

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -20,21 +20,15 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from pagereader.cache import PageCache
 from pagereader.cli.messages import console, fail, reading_options, say, setup_logging
 from pagereader.cli.pages import parse_page_spec
-from pagereader.config_file import OptionPath
-from pagereader.engine_check import preflight
-from pagereader.errors import PagereaderError
-from pagereader.options import Options
-from pagereader.page_store import MemoryPages
-from pagereader.pipeline import aparse_to_folder, make_context
-from pagereader.render.json import SCHEMA_VERSION
-from pagereader.render.names import output_names
-from pagereader.runtime import Runtime
-from pagereader.settings import resolve_options
-from pagereader.sources.discover import walk_documents
-from pagereader.types import DocumentResult, ErrorItem
+
+if TYPE_CHECKING:  # the pipeline is imported when a parse runs, not for --help
+    from pagereader.cache import PageCache
+    from pagereader.config_file import OptionPath
+    from pagereader.options import Options
+    from pagereader.runtime import Runtime
+    from pagereader.types import DocumentResult, ErrorItem
 
 CACHE_NAME = ".pagereader-cache.sqlite"
 
@@ -46,6 +40,8 @@ def expand_inputs(inputs: list[Path], out: Path | None = None) -> list[Path]:
     """Files as given; folders expanded to the supported files inside them (sorted), never
     entering pagereader's outputs (``out`` and earlier runs'); a file named twice is parsed
     once."""
+    from pagereader.sources.discover import walk_documents
+
     files: list[Path] = []
     for item in inputs:
         if item.is_dir():
@@ -60,12 +56,15 @@ def expand_inputs(inputs: list[Path], out: Path | None = None) -> list[Path]:
 
 def _failed(path: Path, item: ErrorItem) -> DocumentResult:
     """The result of a document whose parse or outputs broke: it fails alone."""
+    from pagereader.render.json import SCHEMA_VERSION
+    from pagereader.types import DocumentResult
+
     return DocumentResult(
         schema_version=SCHEMA_VERSION, source=str(path), status="failed", errors=(item,)
     )
 
 
-Outcome = tuple[Path, DocumentResult, float]
+Outcome = tuple[Path, "DocumentResult", float]
 
 
 def _summary(results: list[Outcome], names: dict[Path, str]) -> Table:
@@ -107,6 +106,10 @@ async def _parse_one(
     path: Path, folder: Path, ctx: Runtime, cache: PageCache | None
 ) -> DocumentResult:
     """One document into its folder; whatever goes wrong stays with this document."""
+    from pagereader.errors import PagereaderError
+    from pagereader.pipeline import aparse_to_folder
+    from pagereader.types import ErrorItem
+
     try:
         return await aparse_to_folder(path, folder, ctx, cache)
     except PagereaderError as exc:
@@ -129,6 +132,11 @@ async def _run(
     jobs: int = 1,
     reuse_pages: bool = True,
 ) -> list[Outcome]:
+    from pagereader.cache import PageCache
+    from pagereader.engine_check import preflight
+    from pagereader.page_store import MemoryPages
+    from pagereader.pipeline import make_context
+
     cache = PageCache(out / CACHE_NAME) if resume else None
     with Progress(
         TextColumn("{task.description}"),
@@ -202,6 +210,9 @@ def parse_command(
 ) -> None:
     """Parse documents into OUT/NAME/document.md, document.json, pages/ and timings.json;
     NAME is the file's stem, made unique within the run (see the summary)."""
+    from pagereader.render.names import output_names
+    from pagereader.settings import resolve_options
+
     setup_logging(debug)
     flags: dict[OptionPath, object] = {
         ("render", "dpi"): dpi,

@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -14,23 +14,12 @@ from rich.table import Table
 
 from pagereader.cli.messages import error_line, fail, one_line_errors, writing
 from pagereader.cli.plan_calibrate import calibrate_command
-from pagereader.errors import ConfigError
-from pagereader.planner import (
-    emit_config,
-    fit,
-    get_model,
-    markdown,
-    model_report,
-    parse_gpus,
-    plan_report,
-    recommend,
-)
-from pagereader.planner.calibrate import read_calibration
-from pagereader.planner.catalog import SEED_TABLE_MODELS
 from pagereader.planner.memory import PAGE_H, PAGE_W
-from pagereader.planner.report import PlanReport, path_lines, table_rows
-from pagereader.planner.slide import DEFAULT_SLIDE, Estimate
-from pagereader.planner.timeconst import CPU_STAGES, VLLM, cpu_stages_from_timings
+from pagereader.planner.slide import DEFAULT_SLIDE
+
+if TYPE_CHECKING:
+    from pagereader.errors import ConfigError
+    from pagereader.planner.report import PlanReport
 
 app = typer.Typer(
     help="Plan serving: memory budgets, what fits where, vllm serve commands.",
@@ -53,6 +42,8 @@ def _fail(err: ConfigError) -> typer.Exit:
 
 
 def _print_table(report: PlanReport) -> None:
+    from pagereader.planner.report import path_lines, table_rows
+
     console = Console(width=200)
     header, rows = table_rows(report)
     table = Table(*header, title="What fits where")
@@ -113,6 +104,21 @@ def plan(
     """The what-fits-where table, a recommended layout, and its vllm serve commands."""
     if ctx.invoked_subcommand is not None:
         return
+    from pagereader.errors import ConfigError
+    from pagereader.planner import (
+        emit_config,
+        fit,
+        get_model,
+        markdown,
+        parse_gpus,
+        plan_report,
+        recommend,
+    )
+    from pagereader.planner.calibrate import read_calibration
+    from pagereader.planner.catalog import SEED_TABLE_MODELS
+    from pagereader.planner.slide import Estimate
+    from pagereader.planner.timeconst import CPU_STAGES, VLLM, cpu_stages_from_timings
+
     try:
         sets = parse_gpus(gpus)
         layout_models = [get_model(m) for m in (models or DEFAULT_LAYOUT_MODELS).split(",") if m]
@@ -147,6 +153,8 @@ def plan(
 
 
 def _parse_image(text: str) -> tuple[int, int]:
+    from pagereader.errors import ConfigError
+
     match = re.fullmatch(r"\s*(\d+)\s*[x×]\s*(\d+)\s*", text)
     if match is None:
         raise ConfigError(
@@ -165,6 +173,9 @@ def model_cmd(
     fmt: Annotated[Format, typer.Option("--format", help="json or table")] = Format.json,
 ) -> None:
     """One model's facts: KV bytes a token, weights by precision, visual tokens of an image."""
+    from pagereader.errors import ConfigError
+    from pagereader.planner import get_model, model_report
+
     try:
         width, height = _parse_image(image)
         report = model_report(get_model(name), width, height, min_pixels, max_pixels)

@@ -10,19 +10,12 @@ from typing import Annotated
 import typer
 
 from pagereader.cli.messages import error_line, fail, reading_options, setup_logging, writing
-from pagereader.config_file import load_config
-from pagereader.errors import ConfigError, PagereaderError
-from pagereader.options import OpenAIEngineOptions
-from pagereader.planner.calibrate import (
-    BATCH,
-    BATCH_ROUNDS,
-    CROP,
-    MIN_REQUESTS,
-    calibrate_endpoints,
-)
+from pagereader.planner.calibrate_series import BATCH, BATCH_ROUNDS, CROP, MIN_REQUESTS
 
 
 def _size(text: str) -> tuple[int, int]:
+    from pagereader.errors import ConfigError
+
     match = re.fullmatch(r"\s*(\d+)\s*[x×]\s*(\d+)\s*", text)
     if match is None or min(int(match.group(1)), int(match.group(2))) < 56:
         raise ConfigError(
@@ -51,6 +44,11 @@ def calibrate_command(
     ] = f"{CROP[0]}x{CROP[1]}",
 ) -> None:
     """Send a short series of requests to each endpoint and fit prefill and decode costs."""
+    from pagereader.config_file import load_config
+    from pagereader.errors import PagereaderError
+    from pagereader.options import OpenAIEngineOptions
+    from pagereader.planner.calibrate import calibrate_endpoints
+
     setup_logging()
     try:
         size = _size(crop)

@@ -9,9 +9,6 @@ import typer
 
 from pagereader.cli.extras import needs_extra
 from pagereader.cli.messages import reading_options, writing
-from pagereader.engines.prompts import prompt_set_digest
-from pagereader.options import OpenAIEngineOptions
-from pagereader.settings import resolve_options
 
 
 def router_config_command(
@@ -20,6 +17,10 @@ def router_config_command(
 ) -> None:
     """Write the router's YAML (vllm-sr config v0.3) from the same route table the pipeline
     uses, so routing in the client and in the router cannot disagree."""
+    from pagereader.engines.prompts import prompt_set_digest
+    from pagereader.options import OpenAIEngineOptions
+    from pagereader.settings import resolve_options
+
     with needs_extra("router"):
         from pagereader.planner.router import router_config_yaml
     with reading_options():

@@ -1,21 +1,61 @@
 """Capacity planning: what fits where, the vllm serve commands, and the config to match.
 
 The package reasons from a catalog of published model and accelerator facts; it imports only
-pagereader's types, options and errors, so it runs without a GPU or a network.
+pagereader's types, options and errors, so it runs without a GPU or a network. Its names are
+imported when first used (PEP 562), so that a command reading one planner module pays for no
+other.
 """
 
-from pagereader.pixels import smart_resize
-from pagereader.planner.catalog import MODELS, ModelSpec, get_model
-from pagereader.planner.hardware import GPUS, GpuSpec, get_gpu
-from pagereader.planner.layouts import GpuSet, Layout, fit, parse_gpus, recommend
-from pagereader.planner.memory import (
-    kv_bytes_per_token,
-    linear_state_bytes,
-    visual_tokens,
-    weights_bytes,
-)
-from pagereader.planner.report import ModelReport, PlanReport, markdown, model_report, plan_report
-from pagereader.planner.vllm import emit_config, serve_command
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pagereader.pixels import smart_resize
+    from pagereader.planner.catalog import MODELS, ModelSpec, get_model
+    from pagereader.planner.hardware import GPUS, GpuSpec, get_gpu
+    from pagereader.planner.layouts import GpuSet, Layout, fit, parse_gpus, recommend
+    from pagereader.planner.memory import (
+        kv_bytes_per_token,
+        linear_state_bytes,
+        visual_tokens,
+        weights_bytes,
+    )
+    from pagereader.planner.report import (
+        ModelReport,
+        PlanReport,
+        markdown,
+        model_report,
+        plan_report,
+    )
+    from pagereader.planner.vllm import emit_config, serve_command
+
+_HOMES = {
+    "GPUS": "pagereader.planner.hardware",
+    "GpuSet": "pagereader.planner.layouts",
+    "GpuSpec": "pagereader.planner.hardware",
+    "Layout": "pagereader.planner.layouts",
+    "MODELS": "pagereader.planner.catalog",
+    "ModelReport": "pagereader.planner.report",
+    "ModelSpec": "pagereader.planner.catalog",
+    "PlanReport": "pagereader.planner.report",
+    "emit_config": "pagereader.planner.vllm",
+    "fit": "pagereader.planner.layouts",
+    "get_gpu": "pagereader.planner.hardware",
+    "get_model": "pagereader.planner.catalog",
+    "kv_bytes_per_token": "pagereader.planner.memory",
+    "linear_state_bytes": "pagereader.planner.memory",
+    "markdown": "pagereader.planner.report",
+    "model_report": "pagereader.planner.report",
+    "parse_gpus": "pagereader.planner.layouts",
+    "plan_report": "pagereader.planner.report",
+    "recommend": "pagereader.planner.layouts",
+    "serve_command": "pagereader.planner.vllm",
+    "smart_resize": "pagereader.pixels",
+    "visual_tokens": "pagereader.planner.memory",
+    "weights_bytes": "pagereader.planner.memory",
+}
 
 __all__ = [
     "GPUS",
@@ -42,3 +82,16 @@ __all__ = [
     "visual_tokens",
     "weights_bytes",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'pagereader.planner' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOMES])
