@@ -22,7 +22,6 @@ from pagereader.sources.office import (
     read_slide_notes,
 )
 from pagereader.sources.pdf import PdfSource
-from pagereader.sources.pptx_native import read_deck
 from pagereader.types import DeckInfo
 
 SUPPORTED_SUFFIXES = frozenset({".pdf"}) | IMAGE_SUFFIXES | OFFICE_SUFFIXES
@@ -60,7 +59,11 @@ class OfficeSource:
         self._pdf.path = path
         self.page_count = self._pdf.page_count
         self._notes = read_slide_notes(path)
-        self._deck = read_deck(path) if path.suffix.lower() == ".pptx" else None
+        self._deck = None
+        if path.suffix.lower() == ".pptx":
+            from pagereader.sources.pptx_native import read_deck  # python-pptx only for decks
+
+            self._deck = read_deck(path)
         self.deck: DeckInfo | None = self._deck.info if self._deck is not None else None
 
     def render(self, index: int, dpi: int) -> RenderedPage:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -71,3 +72,20 @@ def test_the_planner_package_names_resolve() -> None:
     assert planner.fit is fit
     for name in planner.__all__:
         assert getattr(planner, name) is not None
+
+
+def test_a_pdf_is_read_without_the_slide_reader() -> None:
+    """python-pptx (0.1 s of imports) is loaded for a deck only, not for every parse."""
+    pdf = Path(__file__).parents[3] / "examples" / "deck.pdf"
+    code = (
+        "from pathlib import Path\n"
+        "from pagereader.sources import open_source\n"
+        f"source = open_source(Path({str(pdf)!r}), password=None, max_image_pixels=10**8)\n"
+        "assert source.page_count == 4\n"
+        "source.close()"
+    )
+    loaded = _loaded_after(code)
+    assert "pagereader.sources.pdf" in loaded
+    assert [
+        m for m in loaded if m == "pptx" or m.startswith(("pptx.", "pagereader.sources.pptx"))
+    ] == []
