@@ -73,9 +73,17 @@ def test_korean_lines_read_in_parallel_strips_as_in_one() -> None:
     image = source.render(2, 200).image
     source.close()
     detection = detect(image, RapidOCREngineOptions(backend="onnxruntime"))
-    one = read_detected_lines(image, detection, "kor", strips=1)
-    two = read_detected_lines(image, detection, "kor", strips=2)
-    assert read_detected_lines(image, detection, "kor", workers=1) == two  # threads change nothing
+    one, _ = read_detected_lines(image, detection, "kor", strips=1)
+    two, numbered = read_detected_lines(image, detection, "kor", strips=2)
+    assert read_detected_lines(image, detection, "kor", workers=1) == (
+        two,
+        numbered,
+    )  # threads change nothing
+    # the clause lines (① ...) are among the lines read again for their number; the lines
+    # that go on a sentence, most of the page, are not
+    starts = {ln.bbox for ln in two if ln.text.strip()[:1] in "①②③④⑤⑥(0123456789•@®"}
+    assert starts and starts <= numbered
+    assert len(numbered) < len(two) / 2
     assert [ln.bbox for ln in two] == [ln.bbox for ln in one]
     joined = ["".join(ln.text for ln in lines) for lines in (one, two)]
     assert char_consistency(normalize(joined[1]), normalize(joined[0])) >= 0.99

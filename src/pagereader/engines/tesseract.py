@@ -17,6 +17,7 @@ import shutil
 import statistics
 import subprocess
 import time
+from typing import NamedTuple
 
 from PIL import Image
 
@@ -157,13 +158,22 @@ MAX_STRIP_HEIGHT = 30_000
 """Below Tesseract's limit of 32767 pixels a side."""
 
 
+class StripRead(NamedTuple):
+    """One crop's reading in a strip: its text and mean word confidence, and how far into the
+    crop (pixels from its left edge) the first word read starts; None when nothing was read."""
+
+    text: str
+    confidence: float
+    lead: float | None
+
+
 def read_line_strip(
     crops: list[Image.Image], lang: str, binary: str | None = None, timeout_s: float = 60
-) -> list[tuple[str, float]]:
+) -> list[StripRead]:
     """Text lines cut from a page, read in one Tesseract call: stacked one under the other on
-    white, read as a uniform block, each reading taken back by its row. (text, confidence)
-    per crop; empty text where nothing was read. Tesseract refuses images over 32767 pixels a
-    side, so a taller stack is read in several calls."""
+    white, read as a uniform block, each reading taken back by its row; empty text where
+    nothing was read. Tesseract refuses images over 32767 pixels a side, so a taller stack is
+    read in several calls."""
     if not crops:
         return []
     height = _STRIP_GAP
@@ -190,12 +200,13 @@ def read_line_strip(
                 out[index].append(line)
                 break
     return [
-        (
+        StripRead(
             " ".join(ln.text for ln in sorted(parts, key=lambda ln: ln.bbox[0])),
             sum(ln.confidence for ln in parts) / len(parts),
+            max(0.0, min(ln.bbox[0] for ln in parts) - _STRIP_GAP),
         )
         if parts
-        else ("", 0.0)
+        else StripRead("", 0.0, None)
         for parts in out
     ]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import re
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -70,7 +70,7 @@ def read_page_lines(
         detection = detect(page.image, options)
     if script in PAGE_LANGS:
         try:
-            found = read_detected_lines(
+            found, numbered = read_detected_lines(
                 page.image, detection, PAGE_LANGS[script], workers=options.threads
             )
         except subprocess.TimeoutExpired as exc:
@@ -80,7 +80,7 @@ def read_page_lines(
                 page=page.index,
                 hint="check the page image (a huge or broken raster?) or pass --dpi lower",
             ) from exc
-        found = restore_circled_numbers(page.image, found, detection.bboxes(), options)
+        found = restore_circled_numbers(page.image, found, detection.bboxes(), options, numbered)
     else:
         found = read_detection(page.image, detection, options)
     return [_scaled(line, page.scale) for line in found]
@@ -109,23 +109,50 @@ threads (Tesseract sizes spaces over a strip), and as many as two cores read at 
 
 def read_detected_lines(
     image: Image.Image, detection: Detection, lang: str, workers: int = 1, strips: int = STRIPS
-) -> list[TextLine]:
+) -> tuple[list[TextLine], set[BBox]]:
     """Tesseract's reading of every detected line (straightened crops stacked in ``strips``
     strips), read by up to ``workers`` processes side by side (each Tesseract on one thread).
     Each crop is read on its own row (Tesseract still adapts over a strip, so a split may move
-    a space or a doubtful glyph). A line read as nothing keeps its box with empty text."""
+    a space or a doubtful glyph). A line read as nothing keeps its box with empty text. With
+    the lines, the boxes of those that may start with a clause number Tesseract misread or
+    dropped (see :func:`may_lead_with_number`)."""
     if len(detection.quads) == 0:
-        return []
+        return [], set()
     crops = [Image.fromarray(crop) for crop in crop_quads(image, detection.quads)]
     ranges = split_even([c.width * c.height for c in crops], max(1, strips))
     with ThreadPoolExecutor(max_workers=max(1, min(workers, len(ranges)))) as pool:
         reads = pool.map(lambda r: read_line_strip(crops[r[0] : r[1]], lang), ranges)
         read = [item for chunk in reads for item in chunk]
+    boxes = detection.bboxes()
     lines = [
-        TextLine(text=text, bbox=box, confidence=confidence)
-        for box, (text, confidence) in zip(detection.bboxes(), read, strict=True)
+        TextLine(text=r.text, bbox=box, confidence=r.confidence)
+        for box, r in zip(boxes, read, strict=True)
     ]
-    return sort_lines(lines)
+    numbered = {
+        box
+        for box, crop, r in zip(boxes, crops, read, strict=True)
+        if may_lead_with_number(r.text, r.lead, crop.height)
+    }
+    return sort_lines(lines), numbered
+
+
+NUMBER_LEAD = 0.6
+"""A reading that starts this many line heights into its crop left something out at the
+start: a clause number is about one line height wide."""
+
+
+def may_lead_with_number(text: str, lead: float | None, height: int) -> bool:
+    """Whether a Hangul line's reading may hide a clause number (①) at its start: nothing
+    read, a first character that is not a Hangul syllable ("(2", "8", "•", "(모든": the number
+    read as a bracket and run into the word), or a first word that starts well inside the crop
+    (the number dropped). A line read from its left edge starting with a Hangul syllable
+    holds none, and is not read again."""
+    start = text.strip()[:1]
+    if not start or lead is None:
+        return True
+    if not "\uac00" <= start <= "\ud7a3":
+        return True
+    return lead > NUMBER_LEAD * height
 
 
 _CIRCLED = re.compile(r"^[\u2460-\u2473]\s*\S?$")
@@ -168,26 +195,30 @@ def restore_circled_numbers(
     lines: list[TextLine],
     detected: Sequence[BBox] = (),
     options: RapidOCREngineOptions | None = None,
+    numbered: Collection[BBox] | None = None,
 ) -> list[TextLine]:
     """Clause numbers (①, ②, ...) that Tesseract's Korean model misreads ("(2", "8", "•"),
-    read again by PP-OCR, which knows them: the first glyph of every line, in one batch. A
-    line starts where the detector's line around it starts, when that is further left
-    (Tesseract sometimes drops the number altogether)."""
-    if not lines:
+    read again by PP-OCR, which knows them: the first glyph of each line in ``numbered`` (the
+    boxes of lines whose reading may hide one; every line when None), in one batch. A line
+    starts where the detector's line around it starts, when that is further left (Tesseract
+    sometimes drops the number altogether). PP-OCR pads every crop to a full line's width, so
+    a page's 40 first glyphs cost as much as its 40 lines: only the suspects are read."""
+    chosen = [i for i, line in enumerate(lines) if numbered is None or line.bbox in numbered]
+    if not chosen:
         return lines
-    crops = [crop for line in lines for crop in _first_glyph_crops(image, line, detected)]
+    crops = [c for i in chosen for c in _first_glyph_crops(image, lines[i], detected)]
     read = recognize_crops(crops, options)
     per_line = len(CIRCLED_WIDTHS)
-    out = []
-    for index, line in enumerate(lines):
+    out = list(lines)
+    for slot, index in enumerate(chosen):
         found = [
             (score, text[0])
-            for text, score in read[index * per_line : (index + 1) * per_line]
+            for text, score in read[slot * per_line : (slot + 1) * per_line]
             if score >= CIRCLED_SCORE and _CIRCLED.match(text)
         ]
+        line = lines[index]
         if found and line.text.strip():
-            line = line.model_copy(update={"text": _with_number(line.text, max(found)[1])})
-        out.append(line)
+            out[index] = line.model_copy(update={"text": _with_number(line.text, max(found)[1])})
     return out
 
 

@@ -155,8 +155,8 @@ def script_from_reading(reading: Reading, crops: list[np.ndarray]) -> tuple[Scri
     if not crops or not tesseract_available():
         return script_of(counts), f"{weak}; Tesseract unavailable, so Hangul cannot be detected"
     reads = read_line_strip([Image.fromarray(crop) for crop in crops], _PROBE_LANG)
-    korean = count_scripts([text for text, _ in reads])["hangul"]
-    confidence = statistics.mean(score for text, score in reads) if reads else 0.0
+    korean = count_scripts([read.text for read in reads])["hangul"]
+    confidence = statistics.mean(read.confidence for read in reads) if reads else 0.0
     probe = f"Tesseract ({_PROBE_LANG}) read {korean} Hangul at confidence {confidence:.2f}"
     if korean >= 10 and confidence >= KOREAN_MIN_CONFIDENCE:
         return "hangul", f"{weak}; {probe}"

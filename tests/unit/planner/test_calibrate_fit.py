@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pagereader.planner.calibrate import BATCH, BATCH_ROUNDS, pixel_budgets
 from pagereader.planner.calibrate_fit import DRIFT_LIMIT, UNCERTAIN_LIMIT, Sample, fit
+from pagereader.planner.calibrate_series import BATCH, BATCH_ROUNDS, pixel_budgets
 
 FIXED, PREFILL, STEP1, STEP8 = 40.0, 200.0, 5.0, 7.0
 

@@ -11,6 +11,7 @@ from pagereader.engines.tesseract import read_line_strip, tesseract_available
 from pagereader.stages.page_ocr import (
     _CIRCLED,
     _with_number,
+    may_lead_with_number,
     restore_circled_numbers,
     split_even,
 )
@@ -38,10 +39,11 @@ def test_strip_reading_gives_each_crop_its_own_text() -> None:
         crops.append(image)
     read = read_line_strip(crops, "kor")
     assert len(read) == 3
-    for (got, confidence), want in zip(read[:2], texts[:2], strict=True):
+    for (got, confidence, lead), want in zip(read[:2], texts[:2], strict=True):
         assert got.replace(" ", "") == want.replace(" ", ""), got
         assert confidence > 0.7
-    assert read[2] == ("", 0.0)
+        assert lead is not None and lead < crops[0].height  # read from the crop's start
+    assert read[2] == ("", 0.0, None)
 
 
 def test_clause_number_misread_by_tesseract_is_read_again() -> None:
@@ -95,5 +97,34 @@ def test_a_stack_taller_than_tesseract_takes_is_read_in_parts() -> None:
     assert sum(c.height + 24 for c in crops) > 32767
     read = read_line_strip(crops, "eng")
     assert len(read) == len(crops)
-    right = sum(text.replace(" ", "") == f"line{number}" for number, (text, _) in enumerate(read))
+    right = sum(r.text.replace(" ", "") == f"line{number}" for number, r in enumerate(read))
     assert right >= 0.95 * len(crops)
+
+
+def test_only_lines_that_may_hide_a_clause_number_are_read_again() -> None:
+    """A line read from its crop's left edge starting with a Hangul syllable holds no clause
+    number; one that starts with anything else (a misread number, a bracket run into the
+    word), starts well inside its crop (the number dropped) or was read as nothing may."""
+    height = 40
+    assert not may_lead_with_number("모든 국민은 양심의 자유를", 2.0, height)
+    assert may_lead_with_number("(2 모든 국민은", 2.0, height)
+    assert may_lead_with_number("① 모든 국민은", 2.0, height)
+    assert may_lead_with_number("• 국교는", 3.0, height)
+    assert may_lead_with_number("(8모든 국민은", 2.0, height)
+    assert may_lead_with_number("(모든국민의 재산권은", 2.0, height)  # ① read as "("
+    assert may_lead_with_number("모든 국민은", 45.0, height)  # a glyph before it was dropped
+    assert may_lead_with_number("", None, height)
+
+
+def test_lines_not_named_keep_their_reading_unread() -> None:
+    """Only the named lines are read again: a misread line left out keeps its misreading."""
+    font = ImageFont.truetype(str(NANUM), 32)
+    image = Image.new("RGB", (800, 60), "white")
+    text = "② 모든 국민은 양심의 자유를 가진다."
+    ImageDraw.Draw(image).text((20, 10), text, font=font, fill="black")
+    left, top, right, bottom = ImageDraw.Draw(image).textbbox((20, 10), text, font=font)
+    box = (float(left), float(top), float(right), float(bottom))
+    misread = TextLine(text="(2 모든 국민은 양심의 자유를 가진다.", bbox=box, confidence=0.9)
+    assert restore_circled_numbers(image, [misread], numbered=set()) == [misread]
+    fixed = restore_circled_numbers(image, [misread], numbered={box})
+    assert fixed[0].text == text
