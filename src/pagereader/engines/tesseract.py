@@ -52,8 +52,10 @@ def tesseract_available(binary: str | None = None) -> bool:
 
 
 def _png(image: Image.Image) -> bytes:
+    """The image as Tesseract reads it from stdin: PNG at the fastest compression (a page
+    strip encodes in half the time of the default level; it only crosses a pipe)."""
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG")
+    image.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
 
 
