@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 
 from pagereader.http.errors import field_errors, invalid
 from pagereader.service.jobs.store import Job, JobStatus
-from pagereader.service.reviews.corrections import Review, ReviewAction
+from pagereader.service.reviews.corrections import Review
 
 
 class ReviewBody(BaseModel):
@@ -95,39 +95,11 @@ class Health(BaseModel):
     engines: dict[str, Any]
 
 
-class ReviewView(BaseModel):
-    """One decision of the audit trail."""
-
-    id: int
-    page: int
-    block: int
-    action: ReviewAction
-    text: str | None
-    original: str
-    who: str
-    role: str
-    at: str
-
-    @classmethod
-    def of(cls, review: Review) -> ReviewView:
-        return cls(
-            id=review.id,
-            page=review.page,
-            block=review.block,
-            action=review.action,
-            text=review.text,
-            original=review.original,
-            who=review.who,
-            role=review.role,
-            at=review.at,
-        )
-
-
 class Trail(BaseModel):
     """``GET /v1/jobs/{id}/reviews``: a job's decisions in the order made."""
 
     job: str
-    reviews: list[ReviewView]
+    reviews: list[Review]
 
 
 class BlockEntry(BaseModel):
@@ -146,7 +118,7 @@ class BlockEntry(BaseModel):
     answer: str
     reference: str
     reference_source: str
-    decision: ReviewView | None
+    decision: Review | None
 
 
 class BlockList(BaseModel):

@@ -14,10 +14,11 @@ from __future__ import annotations
 import json
 import shutil
 import threading
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from pagereader.atomic import write_atomic
 from pagereader.render.json import document_json
@@ -51,12 +52,13 @@ CREATE INDEX IF NOT EXISTS reviews_job ON reviews (job_id, page, block, id);
 """The schema, step by step (store.py): a new column or index is a new step at the end."""
 
 
-@dataclass(frozen=True)
-class Review:
-    """One row of the audit trail."""
+class Review(BaseModel):
+    """One row of the audit trail; as the API shows it, without its job (the URL names it)."""
+
+    model_config = ConfigDict(frozen=True)
 
     id: int
-    job_id: str
+    job_id: str = Field(exclude=True)
     page: int
     block: int
     action: ReviewAction

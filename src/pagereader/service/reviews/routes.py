@@ -41,7 +41,6 @@ from pagereader.service.schemas import (
     BlockEntry,
     BlockList,
     ReviewBody,
-    ReviewView,
     Trail,
     review_body,
 )
@@ -120,7 +119,7 @@ def block_entries(doc: JobDocument) -> list[BlockEntry]:
                     answer=block_text(old),
                     reference=reference,
                     reference_source=source,
-                    decision=ReviewView.of(decision) if decision else None,
+                    decision=decision,
                 )
             )
     entries.sort(key=lambda e: (_VERDICT_RANK.get(e.verdict, 1), e.page, e.block))
@@ -254,22 +253,21 @@ def review_router(service: Service) -> APIRouter:
         status_code=201,
         openapi_extra={"requestBody": {"required": True, "content": body_schema}},
     )
-    async def add_review(job_id: str, request: Request, who: Reviewer) -> ReviewView:
+    async def add_review(job_id: str, request: Request, who: Reviewer) -> Review:
         decision = review_body(await read_json(request, MAX_BODY_BYTES))
         page, order, action, text = decision.page, decision.block, decision.action, decision.text
         review = await record_decision(service, job_id, page, order, action, text, who)
-        return ReviewView.of(review)
+        return review
 
     @router.get("/v1/jobs/{job_id}/reviews")
     async def trail(job_id: str, _: Reader) -> Trail:
         if service.store.get(job_id) is None:
             raise ServiceError(404, f"no job {job_id}")
-        reviews = [ReviewView.of(r) for r in service.reviews.trail(job_id)]
-        return Trail(job=job_id, reviews=reviews)
+        return Trail(job=job_id, reviews=service.reviews.trail(job_id))
 
     @router.delete("/v1/jobs/{job_id}/reviews/{review_id}")
-    async def undo(job_id: str, review_id: int, who: Admin) -> ReviewView:
-        return ReviewView.of(await revert(service, job_id, review_id, who))
+    async def undo(job_id: str, review_id: int, who: Admin) -> Review:
+        return await revert(service, job_id, review_id, who)
 
     @router.get("/v1/jobs/{job_id}/pages/{page}/blocks/{order}.png", response_model=None)
     async def crop(job_id: str, page: int, order: int, _: Reader) -> Any:
