@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pagereader.engines.base import BlockRequest, EmbeddedEngine
 from pagereader.errors import EngineError
-from pagereader.layout.paragraphs import join_lines
+from pagereader.layout.line_text import join_lines
 from pagereader.types import BBox, Recognition, TextLine
 
 

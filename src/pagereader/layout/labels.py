@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from pagereader.layout.paragraphs import join_lines, union
+from pagereader.layout.line_text import join_lines, union
 from pagereader.types import BBox, TextLine
 
 logger = logging.getLogger(__name__)

@@ -1,203 +1,32 @@
-"""Lines to paragraph blocks, with a guess of each block's kind.
+"""Lines to paragraph blocks.
 
 Text-layer and OCR lines arrive one per visual line. Paragraphs are rebuilt from geometry alone:
 a line joins the paragraph right above it when the vertical gap is small relative to the line
-height, the two overlap horizontally or share a left edge, and the font size stays the same.
-Kinds (title, list, caption, header, footer, text) are guessed from the text and its place on the
-page, because neither the text layer nor OCR says what a line is.
+height, the two overlap horizontally or share a left edge, and the font size stays the same;
+each block's kind is then guessed (block_kinds.py) and its lines joined (line_text.py).
 """
 
 from __future__ import annotations
 
 import logging
-import re
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pagereader.hyphens import keeps_hyphen, vocabulary
+from pagereader.layout.block_kinds import (
+    BAND,
+    body_font_size,
+    guess_kind,
+    is_caption,
+    is_caption_label,
+    is_list_item,
+    is_page_number,
+)
 from pagereader.layout.gutters import crosses, cut_at_gutters
-from pagereader.text import ends_sentence, is_cjk, starts_with_article_number
-from pagereader.types import BBox, Block, BlockKind, TextLine
+from pagereader.layout.line_text import join_lines, size_of, union
+from pagereader.text import ends_sentence, starts_with_article_number
+from pagereader.types import BBox, Block, TextLine
 
 logger = logging.getLogger(__name__)
-
-BAND = 0.07
-EDGE = 0.035
-"""Share of the page height at the top and bottom where running headers and footers live."""
-
-_BULLET = r"[•◦▪▫●○■□◆◇►▸‣⁃∙·※➢✓✔]"
-_LIST_RE = re.compile(
-    rf"^(?:{_BULLET}\s*"
-    r"|[-*–—+]\s+"
-    r"|\(?\d{1,3}[.)]\s+"
-    r"|\(\d{1,3}\)\s*"
-    r"|\([A-Za-z]\)\s*"
-    r"|[a-z][.)]\s+"
-    r"|\(?[ivxIVX]{1,4}\)\s+"
-    r"|[一二三四五六七八九十百]+[、．]"
-    r"|[（(][一二三四五六七八九十百\d]+[）)]"
-    r"|\d{1,3}[、．]"
-    r"|[①-⑳㉑-㉟㈠-㈩㉠-㉻㈀-㈍]"
-    r"|[가나다라마바사아자차카타파하][.)]\s*"
-    r")"
-)
-_CAPTION_RE = re.compile(
-    r"^(?:(?i:figure|fig\.|table|tab\.|chart|exhibit)\s*(?P<n1>[\dIVX]+(?:[.-]\d+)*[a-z]?)"
-    r"|(?:圖|图|表|그림|표)\s*(?P<n2>[\d一二三四五六七八九十]+(?:[.-]\d+)*))"
-)
-_PAGE_NUMBER_RE = re.compile(
-    r"^(?:(?i:page|p\.)\s*)?[-–—(]?\s*\d{1,4}\s*(?:(?i:of|/)\s*\d{1,4})?\s*[-–—)]?$"
-    r"|^第\s*\d{1,4}\s*頁$|^-\s*\d+\s*-$|^\d{1,4}\s*(?:쪽|페이지|頁)$"
-)
-
-
-def size_of(line: TextLine) -> float:
-    """Font size when the source knows it, else the line's box height (OCR lines)."""
-    return line.font_size if line.font_size > 0 else line.bbox[3] - line.bbox[1]
-
-
-def union(boxes: Sequence[BBox]) -> BBox:
-    """Smallest box holding all the given boxes."""
-    return (
-        min(b[0] for b in boxes),
-        min(b[1] for b in boxes),
-        max(b[2] for b in boxes),
-        max(b[3] for b in boxes),
-    )
-
-
-def _is_spaced(ch: str) -> bool:
-    """Letters of scripts that put spaces between words (Latin, Hangul, Cyrillic, ...)."""
-    return ch.isalpha() and not is_cjk(ch)
-
-
-def join_lines(lines: Sequence[TextLine], context: Sequence[TextLine] = ()) -> str:
-    """Join lines as running text: no space next to CJK text, a space between other words.
-
-    A hyphen at a line's end joins the next line without a space; it stays unless the word was
-    broken (hyphens.py decides, from the words of ``lines`` and ``context``, e.g. the page's
-    other lines); a soft hyphen always goes. Hangul keeps its spaces since Korean separates
-    words.
-    """
-    out = ""
-    words: frozenset[str] | None = None
-
-    def known() -> frozenset[str]:
-        nonlocal words
-        if words is None:
-            words = vocabulary(line.text for line in (*lines, *context))
-        return words
-
-    for line in lines:
-        text = line.text.strip()
-        if not text:
-            continue
-        if not out:
-            out = text
-            continue
-        last, first = out[-1], text[0]
-        if last == "\u00ad":
-            out = out[:-1] + text
-        elif last == "-" and _wraps_word(out, first):
-            out = (out if keeps_hyphen(out, text, known) else out[:-1]) + text
-        elif (is_cjk(last) and not _is_spaced(first)) or (is_cjk(first) and not _is_spaced(last)):
-            out += text
-        else:
-            out += " " + text
-    return out
-
-
-def _wraps_word(out: str, first: str) -> bool:
-    """A hyphen right after a letter or digit, and the next line going on with one."""
-    before = out[-2] if len(out) >= 2 else ""
-    return before.isalnum() and first.isalnum() and not (is_cjk(before) or is_cjk(first))
-
-
-def block_text(block: Block) -> str:
-    """The running text of a block's lines."""
-    return join_lines(block.lines)
-
-
-def is_list_item(text: str) -> bool:
-    """True when the text starts like a bullet or numbered list item."""
-    return bool(_LIST_RE.match(text.strip()))
-
-
-def is_caption(text: str, line_count: int = 1) -> bool:
-    """True for 'Figure 3: ...', '表 2 ...', '그림 1. ...' and the like.
-
-    'Table 1 shows ...' opens many body sentences, so a caption needs punctuation after its
-    number or must be short.
-    """
-    text = text.strip()
-    match = _CAPTION_RE.match(text)
-    if not match:
-        return False
-    after = text[match.end() :]
-    rest = after.lstrip()
-    if not rest or rest[0] in ":.：。-–—|、":
-        return True
-    if match.group("n2") is not None and after[:1].isspace():
-        return True
-    return line_count <= 2 and len(text) <= 100
-
-
-def is_page_number(text: str) -> bool:
-    """True for '12', '- 3 -', 'Page 2 of 9', '第 3 頁'."""
-    return bool(_PAGE_NUMBER_RE.match(text.strip()))
-
-
-_FOOTNOTE_RE = re.compile(r"^(?:\*{1,3}|[†‡§¶]{1,2}|[¹²³⁴⁵⁶⁷⁸⁹⁰]{1,3})\s*[^\W\d_]")
-
-
-def is_footnote(text: str) -> bool:
-    """True for '** Codified in NIST SP 800-63', '† Estimated', '¹ See above': a note the page
-    marks as its own, never a running footer, however close to the edge."""
-    return bool(_FOOTNOTE_RE.match(text.strip()))
-
-
-def body_font_size(lines: Sequence[TextLine]) -> float:
-    """Median size over the page's lines, weighted by characters: the body text's size."""
-    sizes: list[float] = []
-    for line in lines:
-        sizes.extend([size_of(line)] * max(1, min(len(line.text.strip()), 200)))
-    return statistics.median(sizes) if sizes else 0.0
-
-
-def guess_kind(
-    lines: Sequence[TextLine],
-    body_size: float,
-    page_height: float,
-    *,
-    has_body: bool = True,
-    page_width: float = 0.0,
-) -> BlockKind:
-    """Guess a paragraph's kind from its text, size and place on the page. On a landscape
-    page (a slide) a footnote in the bottom band is the slide's text; on a document page that
-    band is the running footer's, and a reader's reference leaves the note there out too."""
-    text = join_lines(lines)
-    box = union([line.bbox for line in lines])
-    size = statistics.median(size_of(line) for line in lines)
-    short = len(text) <= 80 and len(lines) <= 2
-    in_top = box[3] <= page_height * BAND
-    in_bottom = box[1] >= page_height * (1 - BAND)
-    looks_title = body_size > 0 and size >= 1.25 * body_size and not is_page_number(text)
-    if in_bottom and page_width > page_height and is_footnote(text):
-        return "text"
-    if (in_top or in_bottom) and short and (has_body or is_page_number(text)) and not looks_title:
-        return "header" if in_top else "footer"
-    on_edge = box[3] <= page_height * EDGE or box[1] >= page_height * (1 - EDGE)
-    if on_edge and len(lines) == 1 and has_body and not looks_title:
-        # a single line in the outermost margin: a download stamp or a running title, however long
-        return "header" if in_top else "footer"
-    if is_caption(text, len(lines)):
-        return "caption"
-    if is_list_item(join_lines(lines[:2])):
-        return "list"
-    if body_size > 0 and size >= 1.25 * body_size and len(lines) <= 3 and len(text) <= 200:
-        return "title"
-    return "text"
 
 
 def _row_box(row: Sequence[TextLine]) -> BBox:
@@ -247,12 +76,6 @@ def _is_marker(text: str) -> bool:
     return len(text) <= 4 and is_list_item(text + " x")
 
 
-def _is_label(text: str) -> bool:
-    """A caption's label standing alone ('Table 1.', '圖 2'), often set apart in bold."""
-    match = _CAPTION_RE.match(text.strip())
-    return bool(match) and len(text.strip()) - match.end() <= 1 if match else False
-
-
 def _joins_row(
     box: BBox, row: Sequence[TextLine], line: TextLine, walls: Sequence[BBox] = ()
 ) -> float | None:
@@ -266,7 +89,7 @@ def _joins_row(
     overlap = min(box[3], lb[3]) - max(box[1], lb[1])
     if low <= 0 or overlap < 0.6 * low:
         return None
-    marker = len(row) == 1 and (_is_marker(row[0].text) or _is_label(row[0].text))
+    marker = len(row) == 1 and (_is_marker(row[0].text) or is_caption_label(row[0].text))
     limit = 3.0 * high if marker else 1.2 * min(high, 2 * low)
     return overlap if lb[0] - box[2] <= limit else None
 

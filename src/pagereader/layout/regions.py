@@ -13,14 +13,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from pagereader.layout.paragraphs import (
-    BAND,
-    body_font_size,
-    guess_kind,
-    join_lines,
-    paragraph_lines,
-    union,
-)
+from pagereader.layout.block_kinds import BAND, body_font_size, guess_kind
+from pagereader.layout.line_text import join_lines, union
+from pagereader.layout.paragraphs import paragraph_lines
 from pagereader.types import BBox, Block, BlockKind, TextLine
 
 logger = logging.getLogger(__name__)

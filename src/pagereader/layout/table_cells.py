@@ -7,7 +7,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 
-from pagereader.layout.paragraphs import join_lines, union
+from pagereader.layout.line_text import join_lines, union
 from pagereader.layout.table_grid import Grid, build_grid, find_ruled_tables
 from pagereader.layout.table_rulings import Gray
 from pagereader.types import BBox, Table, TableCell, TextLine

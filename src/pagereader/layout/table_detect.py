@@ -9,7 +9,7 @@ import statistics
 import unicodedata
 from collections.abc import Sequence
 
-from pagereader.layout.paragraphs import union
+from pagereader.layout.line_text import union
 from pagereader.layout.table_words import (
     BULLETS,
     MAX_HEADER_ROWS,

@@ -17,7 +17,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pagereader.layout.paragraphs import join_lines, union
+from pagereader.layout.line_text import join_lines, union
 from pagereader.types import BBox, Table, TableCell, TextLine
 
 logger = logging.getLogger(__name__)

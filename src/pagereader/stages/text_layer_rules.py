@@ -8,7 +8,8 @@ see mojibake.py) is named in a warning: every glyph of it is valid, so nothing e
 
 from __future__ import annotations
 
-from pagereader.layout.paragraphs import group_lines, join_lines
+from pagereader.layout.line_text import join_lines
+from pagereader.layout.paragraphs import group_lines
 from pagereader.layout.reading_order import order_blocks
 from pagereader.mojibake import mojibake_chars
 from pagereader.stages.state import PageState

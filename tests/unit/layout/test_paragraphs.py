@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from pagereader.layout.paragraphs import (
-    block_text,
-    group_lines,
-    is_caption,
-    is_footnote,
-    is_list_item,
-    is_page_number,
-    join_lines,
-)
+from pagereader.layout.block_kinds import is_caption, is_footnote, is_list_item, is_page_number
+from pagereader.layout.line_text import block_text, join_lines
+from pagereader.layout.paragraphs import group_lines
 from pagereader.types import TextLine
 
 W, H = 612.0, 792.0

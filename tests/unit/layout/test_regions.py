@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pagereader.layout.paragraphs import block_text
+from pagereader.layout.line_text import block_text
 from pagereader.layout.regions import merge_layout_regions
 from pagereader.types import TextLine
 
