@@ -7,6 +7,7 @@ from __future__ import annotations
 from pagereader.options import Options
 from pagereader.render.json import SCHEMA_VERSION
 from pagereader.render.markdown import document_markdown
+from pagereader.structure.tree import build_structure
 from pagereader.types import DocumentResult, ErrorItem, PageResult, Status
 from pagereader.unicode import clean_model
 
@@ -72,5 +73,6 @@ def document_result(
         errors=tuple(errors) + tuple(e for p in pages for e in p.errors),
         warnings=warnings,
         markdown=document_markdown(pages, options.output.markdown_page_breaks),
+        structure=build_structure(pages),
     )
     return clean_model(result)[0]  # a file name not in UTF-8 (the pages are clean already)

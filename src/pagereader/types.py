@@ -292,6 +292,32 @@ class PageResult(Frozen):
     slide: SlideInfo | None = None
 
 
+NodeKind = Literal["part", "chapter", "section", "subsection", "division", "article"]
+"""Levels of a statute or contract, outermost first: 編/편/Part, 章/장/Chapter, 節/절/Section,
+款/관, 目, and the article (條/조/Article) that holds the text."""
+
+
+class StructureNode(Frozen):
+    """A heading or an article of the document's structure, with where it was read.
+
+    ``label`` is the number as printed (``第 30-1 條``, ``第十五條之一``, ``제4조의2``),
+    ``number`` its normalized form (``30-1``, ``15-1``, ``4-2``), ``id`` stable across runs
+    (``art-30-1``, ``chapter-2``). ``blocks`` are (page, block order) pairs, ``text`` the
+    article's text after its label and title, joined across page breaks."""
+
+    kind: NodeKind
+    label: str
+    number: str
+    id: str
+    title: str = ""
+    level: int
+    deleted: bool = False
+    pages: tuple[int, ...] = ()
+    blocks: tuple[tuple[int, int], ...] = ()
+    text: str = ""
+    children: tuple[StructureNode, ...] = ()
+
+
 class DocumentResult(Frozen):
     """A parsed document: pages, errors and an overall status."""
 
@@ -305,3 +331,6 @@ class DocumentResult(Frozen):
     markdown: str = ""
     deck: DeckInfo | None = None
     recurring_pictures: tuple[RecurringPicture, ...] = ()
+    structure: tuple[StructureNode, ...] = ()
+    """Headings and articles of a statute or contract, outermost first (empty for documents
+    that number none)."""

@@ -9,7 +9,8 @@ from typing import Any
 from pagereader.types import DocumentResult
 
 SCHEMA_VERSION = "2.0"
-"""2.0: a block's verdict says how it ended as `outcome` (1.0 called it `action`)."""
+"""2.0: a block's verdict says how it ended as `outcome` (1.0 called it `action`); the document
+has a `structure` (headings and articles)."""
 
 
 def document_json(result: DocumentResult) -> dict[str, Any]:

@@ -1,0 +1,152 @@
+"""How statutes and contracts number their parts: a block that opens a heading (編 章 節 款 目,
+편 장 절 관, Part Chapter Section) or an article (條, 조, Article), its number as printed and
+normalized (``第十五條之一`` -> ``15-1``, ``제4조의2`` -> ``4-2``), its title where one is
+printed (``（定義）``, ``(목적)``) and whether it was deleted (``（刪除）``, ``삭제``)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from pagereader.types import NodeKind
+
+_HAN_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "兩": 2, "三": 3, "四": 4}
+_HAN_DIGITS |= {"五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_HAN_UNITS = {"十": 10, "百": 100, "千": 1000}
+_HAN = "〇零一二兩三四五六七八九十百千"
+_NUMBER = rf"(?:\d+|[{_HAN}]+)"
+
+_ZH_HEADING = re.compile(rf"^第\s*(?P<n>{_NUMBER})\s*(?P<unit>[編章節款目])(?:\s+|$)(?P<rest>.*)$")
+_KO_HEADING = re.compile(r"^제\s*(?P<n>\d+)\s*(?P<unit>[편장절관])(?:\s+|$)(?P<rest>.*)$")
+_EN_HEADING = re.compile(
+    r"^(?P<unit>PART|Part|CHAPTER|Chapter)\s+(?P<n>[IVXLCDM]+|\d+)\b[.:]?\s*(?P<rest>.*)$"
+)
+_ZH_ARTICLE = re.compile(
+    rf"^第\s*(?P<n>\d+(?:\s*-\s*\d+)?|[{_HAN}]+)\s*條(?:\s*之\s*(?P<sub>{_NUMBER}))?"
+)
+_KO_ARTICLE = re.compile(r"^제\s*(?P<n>\d+)\s*조(?:\s*의\s*(?P<sub>\d+))?")
+_EN_ARTICLE = re.compile(r"^(?:ARTICLE|Article|Art\.)\s+(?P<n>\d+[A-Za-z]?)\b\.?")
+_TITLE = re.compile(r"^\s*[（(](?P<title>[^（）()]{1,40})[）)]")
+ITEM = re.compile(
+    r"^(?:[①-⑳]|[一二三四五六七八九十]+、|[（(][一二三四五六七八九十\d]+[）)]|\d+[.)]\s|[가-하][.)]\s|[•・-]\s)"
+)
+"""A paragraph, subparagraph or item marker opening a line: ``①``, ``一、``, ``（一）``, ``1.``,
+``가.``; such a line starts anew even when the line before it did not end a sentence."""
+_DELETED = re.compile(r"^\s*[（(]?\s*(?:刪除|删除|삭제|Deleted|Repealed)\s*[）)]?\s*[。.]?\s*$")
+_REFERENCE_AFTER = ("規定", "所", "及", "、", "或", "至", "第", "前", "後", "之規定")
+"""What follows an article number that opens a reference, not an article: ``第三十條之一之
+正常工作時間``, ``第十條規定``."""
+_KO_PARTICLES = ("에", "를", "을", "은", "는", "와", "과", "및", "부터", "까지")
+
+_ZH_UNITS: dict[str, NodeKind] = {
+    "編": "part",
+    "章": "chapter",
+    "節": "section",
+    "款": "subsection",
+    "目": "division",
+}
+_KO_UNITS: dict[str, NodeKind] = {
+    "편": "part",
+    "장": "chapter",
+    "절": "section",
+    "관": "subsection",
+}
+LEVELS: dict[NodeKind, int] = {
+    "part": 1,
+    "chapter": 2,
+    "section": 3,
+    "subsection": 4,
+    "division": 5,
+    "article": 6,
+}
+MAX_HEADING_CHARS = 60
+"""A heading line is short; a longer block that starts so is a sentence about one."""
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What a block opens: its kind, its number as printed and normalized, its title, and the
+    text after them."""
+
+    kind: NodeKind
+    label: str
+    number: str
+    title: str
+    rest: str
+    deleted: bool
+
+
+def han_number(text: str) -> int | None:
+    """``十五`` -> 15, ``一百零三`` -> 103, ``三十`` -> 30; None for anything else."""
+    if not text or any(ch not in _HAN_DIGITS and ch not in _HAN_UNITS for ch in text):
+        return None
+    total, digit = 0, None
+    for ch in text:
+        if ch in _HAN_DIGITS:
+            digit = _HAN_DIGITS[ch]
+        else:
+            total += (1 if digit is None else digit) * _HAN_UNITS[ch]
+            digit = None
+    return total + (digit or 0)
+
+
+def normal_number(text: str) -> str:
+    """A printed number in Arabic digits: ``３０`` -> ``30``, ``三十`` -> ``30``, ``30 - 1`` ->
+    ``30-1``; Roman numerals and letters kept as printed."""
+    text = unicodedata.normalize("NFKC", text).replace(" ", "")
+    value = han_number(text)
+    return str(value) if value is not None else text
+
+
+def opening(text: str) -> Opening | None:
+    """The heading or article a block of text opens, or None. The text after the label is
+    kept as read (the patterns take full-width digits, spaces and brackets as they are)."""
+    text = text.strip()
+    return _heading(text) or _article(text)
+
+
+def _heading(text: str) -> Opening | None:
+    if len(text) > MAX_HEADING_CHARS:
+        return None
+    for pattern, units in ((_ZH_HEADING, _ZH_UNITS), (_KO_HEADING, _KO_UNITS)):
+        match = pattern.match(text)
+        if match:
+            label = text[: match.start("rest")].strip()
+            number = normal_number(match.group("n"))
+            title = match.group("rest").strip()
+            return Opening(units[match.group("unit")], label, number, title, "", False)
+    match = _EN_HEADING.match(text)
+    if match:
+        kind: NodeKind = "part" if match.group("unit").lower() == "part" else "chapter"
+        label = text[: match.start("rest")].strip().rstrip(".:")
+        return Opening(kind, label, match.group("n"), match.group("rest").strip(), "", False)
+    return None
+
+
+def _article(text: str) -> Opening | None:
+    for pattern in (_ZH_ARTICLE, _KO_ARTICLE, _EN_ARTICLE):
+        match = pattern.match(text)
+        if match is None:
+            continue
+        after = text[match.end() :]
+        if (
+            pattern is _ZH_ARTICLE
+            and after.lstrip().startswith(_REFERENCE_AFTER)
+            and not after[:1].isspace()
+        ):
+            return None
+        if pattern is _KO_ARTICLE and after.startswith(_KO_PARTICLES):
+            return None
+        number = normal_number(match.group("n"))
+        sub = match.groupdict().get("sub")
+        if sub:
+            number = f"{number}-{normal_number(sub)}"
+        label = text[: match.end()]
+        title = ""
+        titled = _TITLE.match(after)
+        if titled and not _DELETED.match(after):
+            title, after = titled.group("title").strip(), after[titled.end() :]
+        rest = after.strip()
+        return Opening("article", label, number, title, rest, bool(_DELETED.match(rest)))
+    return None

@@ -1,0 +1,150 @@
+"""A document's headings and articles as a tree, from its pages' blocks in reading order.
+
+A block that opens a heading (numbering.py) closes every open node at its level or deeper and
+opens its own; a block that opens an article does the same at the article's level; every other
+body block belongs to the article open above it (running headers, footers, page numbers and
+pictures belong to none). An article's text runs across page and block breaks: when a block
+does not end its sentence, the next one goes on from it (without a space in Chinese, with one
+between words elsewhere) unless it opens an item of its own (``①``, ``一、``), so no
+paragraph is cut at a page break.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from pagereader.layout.line_text import join_lines
+from pagereader.structure.numbering import ITEM, LEVELS, Opening, opening
+from pagereader.text import ends_sentence, is_cjk
+from pagereader.types import BlockResult, NodeKind, PageResult, StructureNode
+
+T = TypeVar("T")
+BODY_KINDS = frozenset({"text", "title", "list", "caption", "table"})
+"""Kinds of blocks that hold a document's own text (not its running header or footer)."""
+MIN_ARTICLES = 2
+"""A document numbers its articles when at least this many blocks open one; a lone
+``Article 5`` in a report is a sentence, not a statute."""
+
+
+@dataclass
+class _Open:
+    """A node being built: what opened it and what has been read into it since."""
+
+    opened: Opening
+    parts: list[str] = field(default_factory=list)
+    pages: list[int] = field(default_factory=list)
+    blocks: list[tuple[int, int]] = field(default_factory=list)
+    children: list[StructureNode] = field(default_factory=list)
+    last_page: int = 0
+
+    def add(self, text: str, page: int, order: int) -> None:
+        if page not in self.pages:
+            self.pages.append(page)
+        self.blocks.append((page, order))
+        if text:
+            carried = self.parts and not ends_sentence(self.parts[-1]) and not ITEM.match(text)
+            if carried:
+                self.parts[-1] = _carry(self.parts[-1], text)
+            else:
+                self.parts.append(text)
+        self.last_page = page
+
+
+def _carry(before: str, after: str) -> str:
+    """A paragraph broken by a page break, whole again."""
+    if is_cjk(before[-1:]) or is_cjk(after[:1]):
+        return before + after
+    if before.endswith("-") and after[:1].islower():
+        return before[:-1] + after
+    return f"{before} {after}"
+
+
+def block_parts(block: BlockResult) -> list[str]:
+    """A block's text, cut before each later line that opens a node of its own: OCR reads a
+    title with the first chapter heading, or a statute's preamble with its first article, as
+    one block. A later line opens one when it is a heading, an article's label alone on its
+    line (the code-book style), or an article after a line that ended its sentence; a line
+    that merely starts with an article number is a cross-reference wrapped to the line's start
+    as often as it is an article. The block's layout lines are used when its text is theirs
+    (an embedded engine's reading, joined as the page joins them); a served model's answer is
+    cut at its own line breaks."""
+    text = (block.text or "").strip()
+    lines = [line for line in block.block.lines if line.text.strip()]
+    if not lines or _bare("".join(line.text for line in lines)) != _bare(text):
+        return ["\n".join(part) for part in _cut([ln for ln in text.split("\n")], str)]
+    return [join_lines(part) for part in _cut(lines, lambda line: line.text.strip())]
+
+
+def _cut(lines: Sequence[T], text_of: Callable[[T], str]) -> list[list[T]]:
+    parts: list[list[T]] = [[]]
+    for index, line in enumerate(lines):
+        opened = opening(text_of(line)) if index else None
+        if opened is not None and parts[-1] and _cuts(opened, text_of(lines[index - 1])):
+            parts.append([])
+        parts[-1].append(line)
+    return parts
+
+
+def _bare(text: str) -> str:
+    return "".join(text.split())
+
+
+def _cuts(opened: Opening, before: str) -> bool:
+    if opened.kind != "article":
+        return True
+    return not opened.rest or ends_sentence(before)
+
+
+def build_structure(pages: list[PageResult] | tuple[PageResult, ...]) -> tuple[StructureNode, ...]:
+    """The headings and articles of ``pages``; empty when fewer than MIN_ARTICLES open."""
+    items: list[tuple[PageResult, int, str]] = []
+    for page in pages:
+        for block in page.blocks:
+            if block.block.kind in BODY_KINDS:
+                for part in block_parts(block):
+                    items.append((page, block.block.order, part))
+    openings = [opening(text) for _, _, text in items]
+    if sum(o is not None and o.kind == "article" for o in openings) < MIN_ARTICLES:
+        return ()
+    roots: list[StructureNode] = []
+    stack: list[_Open] = []
+    seen: dict[str, int] = {}
+
+    def close_to(level: int) -> None:
+        while stack and LEVELS[stack[-1].opened.kind] >= level:
+            node = _finish(stack.pop(), seen)
+            (stack[-1].children if stack else roots).append(node)
+
+    for (page, order, text), opened in zip(items, openings, strict=True):
+        if opened is not None:
+            close_to(LEVELS[opened.kind])
+            stack.append(_Open(opened))
+            stack[-1].add(opened.rest, page.index, order)
+        elif stack:
+            stack[-1].add(text, page.index, order)
+    close_to(0)
+    return tuple(roots)
+
+
+def _finish(node: _Open, seen: dict[str, int]) -> StructureNode:
+    opened = node.opened
+    prefix = "art" if opened.kind == "article" else opened.kind
+    base = f"{prefix}-{opened.number}"
+    seen[base] = seen.get(base, 0) + 1
+    node_id = base if seen[base] == 1 else f"{base}.{seen[base]}"
+    kind: NodeKind = opened.kind
+    return StructureNode(
+        kind=kind,
+        label=opened.label,
+        number=opened.number,
+        id=node_id,
+        title=opened.title,
+        level=LEVELS[kind],
+        deleted=opened.deleted,
+        pages=tuple(node.pages),
+        blocks=tuple(node.blocks),
+        text="\n".join(node.parts) if kind == "article" else "",
+        children=tuple(node.children),
+    )

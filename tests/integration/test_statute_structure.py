@@ -1,0 +1,119 @@
+"""Real statutes as article trees (../shared/eval/real_legal): for each statute, digital and
+scanned light and heavy, the articles of document.json's ``structure`` are the reference's
+(numbers in order, each article's text at consistency >= 0.98), a chapter heading holds its
+articles at its level, and an article that runs over the page break is one node on both pages
+whose text goes on across the break."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from pagereader.pipeline import parse
+from pagereader.text import char_consistency, normalize
+from pagereader.types import StructureNode
+
+from shared_data import shared
+
+pytestmark = pytest.mark.slow  # nine real documents, six of them scans
+
+STATUTES = ("N0030001", "B0000001", "constitution_1987")
+VARIANTS = ("", "-scan-light", "-scan-heavy")
+_HAN = "〇零一二三四五六七八九十百千"
+# the references' own article lines, read with a pattern of this test's own: a label alone on
+# its line or followed by a space ("第七十八條至第八十三條規定" opens a sentence, not an article)
+_REF_ARTICLE = re.compile(
+    rf"^(?:第\s*(?P<zh>[0-9]+(?:-[0-9]+)?|[{_HAN}]+)\s*條(?:之(?P<zhsub>[{_HAN}]+))?"
+    r"|제(?P<ko>\d+)조(?:의(?P<kosub>\d+))?)(?:\s+(?P<rest>.*))?$"
+)
+_REF_HEADING = re.compile(r"^(?:제\d+[편장절관]|第\s*\S+\s*[編章節])")
+
+
+def _han(text: str) -> int:
+    digits = {c: i for i, c in enumerate("〇一二三四五六七八九")} | {"零": 0}
+    total, digit = 0, 0
+    for ch in text:
+        if ch in digits:
+            digit = digits[ch]
+        else:
+            total += (digit or 1) * {"十": 10, "百": 100, "千": 1000}[ch]
+            digit = 0
+    return total + digit
+
+
+def _number(main: str, sub: str | None) -> str:
+    value = main if main[0].isdigit() else str(_han(main))
+    if sub:
+        value += "-" + (sub if sub.isdigit() else str(_han(sub)))
+    return value
+
+
+def reference_articles(stem: str) -> list[tuple[str, str]]:
+    """(number, text after the label) of every article the reference pages print."""
+    lines: list[str] = []
+    for page in (1, 2):
+        text = shared("eval", "real_legal", f"{stem}.p{page}.ref.txt").read_text(encoding="utf-8")
+        lines += text.splitlines()
+    articles: list[tuple[str, list[str]]] = []
+    for line in lines:
+        match = _REF_ARTICLE.match(line.strip())
+        if match:
+            number = _number(match["zh"] or match["ko"], match["zhsub"] or match["kosub"])
+            articles.append((number, [match["rest"] or ""]))
+        elif _REF_HEADING.match(line.strip()):
+            articles.append(("", []))  # a heading ends the article above it
+        elif articles:
+            articles[-1][1].append(line)
+    return [(n, "".join(parts)) for n, parts in articles if n]
+
+
+def _flat(nodes: tuple[StructureNode, ...]) -> list[StructureNode]:
+    return [m for n in nodes for m in (n, *_flat(n.children))]
+
+
+def _squeeze(text: str) -> str:
+    """As pagereader's evaluation compares text: NFKC, variant forms folded (内 and 內 print
+    the same word), whitespace removed."""
+    return normalize(text, markdown=False)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("stem", STATUTES)
+def test_the_articles_are_the_references(stem: str, variant: str) -> None:
+    result = parse(shared("eval", "real_legal", f"{stem}{variant}.pdf"))
+    nodes = _flat(result.structure)
+    articles = [n for n in nodes if n.kind == "article"]
+    want = reference_articles(stem)
+    assert [a.number for a in articles] == [n for n, _ in want]
+    assert len({a.id for a in articles}) == len(articles)
+    for article, (number, text) in zip(articles, want, strict=True):
+        assert article.id == f"art-{number}"
+        score = char_consistency(_squeeze(article.text), _squeeze(text))
+        assert score >= 0.98, (number, score, article.text[:80], text[:80])
+        assert article.blocks and set(article.pages) == {p for p, _ in article.blocks}
+    spanning = [a for a in articles if len(a.pages) == 2]
+    assert spanning, "one article runs over the page break in every statute here"
+    for article in spanning:
+        assert article.pages == (1, 2)
+    if stem == "constitution_1987":
+        (chapter,) = result.structure
+        assert (chapter.kind, chapter.number, chapter.level) == ("chapter", "2", 2)
+        assert chapter.title == "국민의 권리와 의무"
+        assert [c.kind for c in chapter.children] == ["article"] * len(articles)
+        assert all(c.level == 6 for c in chapter.children)
+
+
+def test_an_article_broken_by_the_page_is_one_paragraph_across_it() -> None:
+    """第 32 條 of the labour statute ends page 1 mid-sentence (``...應報``) and goes on at the
+    top of page 2 (``當地主管機關備查。``): one node, the two halves joined without a break."""
+    result = parse(shared("eval", "real_legal", "N0030001.pdf"))
+    (article,) = [n for n in _flat(result.structure) if n.id == "art-32"]
+    assert article.pages == (1, 2)
+    assert "應報當地主管機關備查" in article.text.replace("\n", "|")
+
+
+def test_a_document_without_articles_has_no_structure(tmp_path: Path) -> None:
+    deck = Path(__file__).parents[2] / "examples" / "deck.pdf"
+    assert parse(deck).structure == ()
