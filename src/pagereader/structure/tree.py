@@ -17,8 +17,8 @@ from typing import TypeVar
 
 from pagereader.layout.line_text import join_lines
 from pagereader.structure.numbering import ITEM, LEVELS, Opening, opening
-from pagereader.text import ends_sentence, is_cjk
-from pagereader.types import BlockResult, NodeKind, PageResult, StructureNode
+from pagereader.text import ends_sentence
+from pagereader.types import BlockResult, NodeKind, PageResult, StructureNode, TextLine
 
 T = TypeVar("T")
 BODY_KINDS = frozenset({"text", "title", "list", "caption", "table"})
@@ -37,7 +37,6 @@ class _Open:
     pages: list[int] = field(default_factory=list)
     blocks: list[tuple[int, int]] = field(default_factory=list)
     children: list[StructureNode] = field(default_factory=list)
-    last_page: int = 0
 
     def add(self, text: str, page: int, order: int) -> None:
         if page not in self.pages:
@@ -49,16 +48,15 @@ class _Open:
                 self.parts[-1] = _carry(self.parts[-1], text)
             else:
                 self.parts.append(text)
-        self.last_page = page
 
 
 def _carry(before: str, after: str) -> str:
-    """A paragraph broken by a page break, whole again."""
-    if is_cjk(before[-1:]) or is_cjk(after[:1]):
-        return before + after
-    if before.endswith("-") and after[:1].islower():
-        return before[:-1] + after
-    return f"{before} {after}"
+    """A paragraph broken by a page or block break, whole again, joined as the lines of one
+    block are (no space in Chinese, a hyphen at the break kept for a compound)."""
+    return join_lines([TextLine(text=before, bbox=_NOWHERE), TextLine(text=after, bbox=_NOWHERE)])
+
+
+_NOWHERE = (0.0, 0.0, 0.0, 0.0)
 
 
 def block_parts(block: BlockResult) -> list[str]:
