@@ -292,9 +292,20 @@ class PageResult(Frozen):
     slide: SlideInfo | None = None
 
 
-NodeKind = Literal["part", "chapter", "section", "subsection", "division", "article"]
+NodeKind = Literal[
+    "part",
+    "chapter",
+    "section",
+    "subsection",
+    "division",
+    "article",
+    "paragraph",
+    "subparagraph",
+    "item",
+]
 """Levels of a statute or contract, outermost first: 編/편/Part, 章/장/Chapter, 節/절/Section,
-款/관, 目, and the article (條/조/Article) that holds the text."""
+款/관, 目, the article (條/조/Article), and inside it the numbered paragraph (①, (1)), the
+subparagraph (一、, 1., (a)) and the item (（一）, 가., (i))."""
 
 
 class StructureNode(Frozen):
@@ -302,8 +313,9 @@ class StructureNode(Frozen):
 
     ``label`` is the number as printed (``第 30-1 條``, ``第十五條之一``, ``제4조의2``),
     ``number`` its normalized form (``30-1``, ``15-1``, ``4-2``), ``id`` stable across runs
-    (``art-30-1``, ``chapter-2``). ``blocks`` are (page, block order) pairs, ``text`` the
-    article's text after its label and title, joined across page breaks."""
+    (``art-30-1``, ``chapter-2``, ``art-11/p2`` for its second paragraph). ``blocks`` are (page,
+    block order) pairs, ``text`` the article's (or item's) text after its label and title,
+    joined across page breaks."""
 
     kind: NodeKind
     label: str

@@ -1,8 +1,9 @@
 """Real statutes as article trees (../shared/eval/real_legal): for each statute, digital and
 scanned light and heavy, the articles of document.json's ``structure`` are the reference's
-(numbers in order, each article's text at consistency >= 0.98), a chapter heading holds its
-articles at its level, and an article that runs over the page break is one node on both pages
-whose text goes on across the break."""
+(numbers in order, each article's text at consistency >= 0.98, its numbered paragraphs ① and
+subparagraphs 一、 as its children), a chapter heading holds its articles at its level, and an
+article that runs over the page break is one node on both pages whose text goes on across the
+break."""
 
 from __future__ import annotations
 
@@ -50,6 +51,29 @@ def _number(main: str, sub: str | None) -> str:
     return value
 
 
+_REF_ITEM = re.compile(r"^(?:[①-⑳]|[一二三四五六七八九十]+、)")
+"""A reference line that opens a numbered paragraph (①) or subparagraph (一、)."""
+
+
+def reference_items(stem: str) -> dict[str, list[str]]:
+    """Per article number, the markers of the numbered paragraphs and subparagraphs its
+    reference lines open (``①``, ``一、``), in order."""
+    found: dict[str, list[str]] = {}
+    current = ""
+    for page in (1, 2):
+        text = shared("eval", "real_legal", f"{stem}.p{page}.ref.txt").read_text(encoding="utf-8")
+        for line in text.splitlines():
+            match = _REF_ARTICLE.match(line.strip())
+            if match:
+                current = _number(match["zh"] or match["ko"], match["zhsub"] or match["kosub"])
+                found[current] = []
+            elif _REF_HEADING.match(line.strip()):
+                current = ""
+            elif current and (item := _REF_ITEM.match(line.strip())):
+                found[current].append(item.group(0))
+    return found
+
+
 def reference_articles(stem: str) -> list[tuple[str, str]]:
     """(number, text after the label) of every article the reference pages print."""
     lines: list[str] = []
@@ -93,6 +117,16 @@ def test_the_articles_are_the_references(stem: str, variant: str) -> None:
         score = char_consistency(_squeeze(article.text), _squeeze(text))
         assert score >= 0.98, (number, score, article.text[:80], text[:80])
         assert article.blocks and set(article.pages) == {p for p, _ in article.blocks}
+    items = reference_items(stem)
+    for article in articles:
+        markers = [
+            c.label.rstrip("、") + ("、" if c.label.endswith("、") else "")
+            for c in article.children
+        ]
+        assert markers == items[article.number], (article.number, markers)
+        kinds = {c.kind for c in article.children}
+        assert kinds <= {"paragraph", "subparagraph"}
+        assert all(c.id.startswith(f"{article.id}/") and c.text for c in article.children)
     spanning = [a for a in articles if len(a.pages) == 2]
     assert spanning, "one article runs over the page break in every statute here"
     for article in spanning:

@@ -59,7 +59,23 @@ LEVELS: dict[NodeKind, int] = {
     "subsection": 4,
     "division": 5,
     "article": 6,
+    "paragraph": 7,
+    "subparagraph": 8,
+    "item": 9,
 }
+_CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
+_HANGUL_ORDER = "가나다라마바사아자차카타파하"
+_ROMAN = re.compile(r"^(?:i{1,3}|iv|vi{0,3}|ix|x{1,3})$")
+_MARKERS: tuple[tuple[re.Pattern[str], NodeKind], ...] = (
+    (re.compile(rf"^(?P<m>[{_CIRCLED}])\s*"), "paragraph"),
+    (re.compile(rf"^(?P<m>[{_HAN}]+)、\s*"), "subparagraph"),
+    (re.compile(rf"^[（(](?P<m>[{_HAN}]+)[）)]\s*"), "item"),
+    (re.compile(r"^(?P<m>\d{1,3})[.)]\s+"), "subparagraph"),
+    (re.compile(rf"^(?P<m>[{_HANGUL_ORDER}])[.)]\s*"), "item"),
+    (re.compile(r"^\((?P<m>\d{1,3})\)\s*"), "paragraph"),
+    (re.compile(r"^\((?P<m>[ivx]{1,4})\)\s+"), "item"),
+    (re.compile(r"^\((?P<m>[a-z])\)\s+"), "subparagraph"),
+)
 MAX_HEADING_CHARS = 60
 """A heading line is short; a longer block that starts so is a sentence about one."""
 
@@ -150,3 +166,45 @@ def _article(text: str) -> Opening | None:
         rest = after.strip()
         return Opening("article", label, number, title, rest, bool(_DELETED.match(rest)))
     return None
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A numbered paragraph, subparagraph or item opening a line of an article."""
+
+    kind: NodeKind
+    label: str
+    number: str
+    rest: str
+
+
+def item_marker(text: str) -> Marker | None:
+    """The paragraph (①, (1)), subparagraph (一、, 1., (a)) or item (（一）, 가., (i)) a line of
+    an article opens, with its number normalized (② -> 2, 三 -> 3, 다 -> 3, iv -> 4)."""
+    text = text.strip()
+    for pattern, kind in _MARKERS:
+        match = pattern.match(text)
+        if match is None:
+            continue
+        mark = match.group("m")
+        if kind == "item" and _ROMAN.match(mark):
+            number = str(_roman(mark))
+        elif mark in _CIRCLED:
+            number = str(_CIRCLED.index(mark) + 1)
+        elif mark in _HANGUL_ORDER:
+            number = str(_HANGUL_ORDER.index(mark) + 1)
+        elif len(mark) == 1 and mark.isascii() and mark.isalpha():
+            number = mark
+        else:
+            number = normal_number(mark)
+        return Marker(kind, text[: match.end()].strip(), number, text[match.end() :].strip())
+    return None
+
+
+def _roman(text: str) -> int:
+    values = {"i": 1, "v": 5, "x": 10}
+    total = 0
+    for index, ch in enumerate(text):
+        value = values[ch]
+        total += -value if index + 1 < len(text) and values[text[index + 1]] > value else value
+    return total

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from pagereader.layout.line_text import join_lines
-from pagereader.structure.numbering import ITEM, LEVELS, Opening, opening
+from pagereader.structure.numbering import ITEM, LEVELS, Marker, Opening, item_marker, opening
 from pagereader.text import ends_sentence
 from pagereader.types import BlockResult, NodeKind, PageResult, StructureNode, TextLine
 
@@ -29,11 +29,19 @@ MIN_ARTICLES = 2
 
 
 @dataclass
+class _Part:
+    """A paragraph of a node's text and the blocks it was read from."""
+
+    text: str
+    blocks: list[tuple[int, int]]
+
+
+@dataclass
 class _Open:
     """A node being built: what opened it and what has been read into it since."""
 
     opened: Opening
-    parts: list[str] = field(default_factory=list)
+    parts: list[_Part] = field(default_factory=list)
     pages: list[int] = field(default_factory=list)
     blocks: list[tuple[int, int]] = field(default_factory=list)
     children: list[StructureNode] = field(default_factory=list)
@@ -42,12 +50,15 @@ class _Open:
         if page not in self.pages:
             self.pages.append(page)
         self.blocks.append((page, order))
-        if text:
-            carried = self.parts and not ends_sentence(self.parts[-1]) and not ITEM.match(text)
-            if carried:
-                self.parts[-1] = _carry(self.parts[-1], text)
-            else:
-                self.parts.append(text)
+        if not text:
+            return
+        last = self.parts[-1] if self.parts else None
+        if last is not None and not ends_sentence(last.text) and not ITEM.match(text):
+            last.text = _carry(last.text, text)
+            if (page, order) not in last.blocks:
+                last.blocks.append((page, order))
+        else:
+            self.parts.append(_Part(text, [(page, order)]))
 
 
 def _carry(before: str, after: str) -> str:
@@ -133,6 +144,7 @@ def _finish(node: _Open, seen: dict[str, int]) -> StructureNode:
     seen[base] = seen.get(base, 0) + 1
     node_id = base if seen[base] == 1 else f"{base}.{seen[base]}"
     kind: NodeKind = opened.kind
+    article = kind == "article"
     return StructureNode(
         kind=kind,
         label=opened.label,
@@ -143,6 +155,62 @@ def _finish(node: _Open, seen: dict[str, int]) -> StructureNode:
         deleted=opened.deleted,
         pages=tuple(node.pages),
         blocks=tuple(node.blocks),
-        text="\n".join(node.parts) if kind == "article" else "",
-        children=tuple(node.children),
+        text="\n".join(part.text for part in node.parts) if article else "",
+        children=tuple(node.children) if not article else _items(node.parts, node_id),
     )
+
+
+@dataclass
+class _Item:
+    marker: Marker
+    id: str
+    texts: list[str]
+    blocks: list[tuple[int, int]]
+    children: list[_Item] = field(default_factory=list)
+
+    def node(self) -> StructureNode:
+        kind = self.marker.kind
+        return StructureNode(
+            kind=kind,
+            label=self.marker.label,
+            number=self.marker.number,
+            id=self.id,
+            level=LEVELS[kind],
+            pages=tuple(dict.fromkeys(page for page, _ in self.blocks)),
+            blocks=tuple(self.blocks),
+            text="\n".join(self.texts),
+            children=tuple(child.node() for child in self.children),
+        )
+
+
+_CODES = {"paragraph": "p", "subparagraph": "s", "item": "i"}
+
+
+def _items(parts: list[_Part], article_id: str) -> tuple[StructureNode, ...]:
+    """An article's numbered paragraphs, subparagraphs and items, nested by level: a
+    subparagraph belongs to the paragraph open above it, an item to its subparagraph; a
+    paragraph without a number (a 項 of a Chinese statute) goes on the article's own text."""
+    top: list[_Item] = []
+    open_items: list[_Item] = []
+    for part in parts:
+        marker = item_marker(part.text)
+        if marker is None:
+            if open_items:
+                open_items[-1].texts.append(part.text)
+                open_items[-1].blocks.extend(
+                    b for b in part.blocks if b not in open_items[-1].blocks
+                )
+            continue
+        level = LEVELS[marker.kind]
+        while open_items and LEVELS[open_items[-1].marker.kind] >= level:
+            open_items.pop()
+        parent = open_items[-1].id if open_items else article_id
+        item = _Item(
+            marker,
+            f"{parent}/{_CODES[marker.kind]}{marker.number}",
+            [marker.rest],
+            list(part.blocks),
+        )
+        (open_items[-1].children if open_items else top).append(item)
+        open_items.append(item)
+    return tuple(item.node() for item in top)

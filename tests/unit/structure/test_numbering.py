@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pagereader.structure.numbering import han_number, opening
+from pagereader.structure.numbering import han_number, item_marker, opening
 
 
 @pytest.mark.parametrize(
@@ -73,3 +73,27 @@ def test_headings(text: str, kind: str, number: str, title: str) -> None:
 )
 def test_references_and_sentences_open_nothing(text: str) -> None:
     assert opening(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "label", "number", "rest"),
+    [
+        ("② 국교는 인정되지 아니한다.", "paragraph", "②", "2", "국교는 인정되지 아니한다."),
+        ("三、為訴訟行為。", "subparagraph", "三、", "3", "為訴訟行為。"),
+        ("（二）其他事項", "item", "（二）", "2", "其他事項"),
+        ("3. 국회의원", "subparagraph", "3.", "3", "국회의원"),
+        ("다. 지방자치단체", "item", "다.", "3", "지방자치단체"),
+        ("(4) The Minister may", "paragraph", "(4)", "4", "The Minister may"),
+        ("(b) any other person", "subparagraph", "(b)", "b", "any other person"),
+        ("(iv) a court", "item", "(iv)", "4", "a court"),
+    ],
+)
+def test_item_markers(text: str, kind: str, label: str, number: str, rest: str) -> None:
+    found = item_marker(text)
+    assert found is not None
+    assert (found.kind, found.label, found.number, found.rest) == (kind, label, number, rest)
+
+
+def test_plain_text_opens_no_item() -> None:
+    assert item_marker("모든 국민은 법 앞에 평등하다.") is None
+    assert item_marker("第一項正常工作時間") is None

@@ -59,3 +59,31 @@ def test_headings_articles_and_a_page_break() -> None:
 def test_one_article_is_no_statute() -> None:
     pages = [_page(1, _block(0, "Article 5 of the treaty was cited."), _block(1, "More."))]
     assert build_structure(pages) == ()
+
+
+def test_paragraphs_hold_their_subparagraphs_and_items() -> None:
+    """Korean numbering: ① paragraph, 1. subparagraph (호), 가. item (목)."""
+    pages = [
+        _page(
+            1,
+            _block(0, "제1조(목적) 이 법은 목적을 정한다."),
+            _block(1, "제2조(정의)"),
+            _block(2, "① 이 법에서 사용하는 용어의 뜻은 다음과 같다."),
+            _block(3, "1. 국가기관"),
+            _block(4, "가. 국회"),
+            _block(5, "나. 법원"),
+            _block(6, "2. 지방자치단체"),
+            _block(7, "② 그 밖의 용어는 대통령령으로 정한다."),
+        )
+    ]
+    first, second = build_structure(pages)
+    assert (first.id, first.title, first.children) == ("art-1", "목적", ())
+    assert second.title == "정의"
+    assert [c.id for c in second.children] == ["art-2/p1", "art-2/p2"]
+    (one, two) = second.children[0].children
+    assert (one.id, one.text, two.id) == ("art-2/p1/s1", "국가기관", "art-2/p1/s2")
+    assert [(i.id, i.kind, i.text) for i in one.children] == [
+        ("art-2/p1/s1/i1", "item", "국회"),
+        ("art-2/p1/s1/i2", "item", "법원"),
+    ]
+    assert second.children[1].blocks == ((1, 7),)
