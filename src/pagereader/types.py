@@ -327,6 +327,10 @@ class StructureNode(Frozen):
     pages: tuple[int, ...] = ()
     blocks: tuple[tuple[int, int], ...] = ()
     text: str = ""
+    references: tuple[str, ...] = ()
+    """Ids of the document's articles this text refers to (``依第 12 條``, ``제10조에 따라``,
+    ``under Article 5``), in the order first referred to; an article the document does not
+    hold is not listed."""
     children: tuple[StructureNode, ...] = ()
 
 

@@ -148,6 +148,17 @@ def test_an_article_broken_by_the_page_is_one_paragraph_across_it() -> None:
     assert "應報當地主管機關備查" in article.text.replace("\n", "|")
 
 
+def test_cross_references_link_to_the_articles_the_document_holds() -> None:
+    """第 33 條 adjusts 第三十條、第三十二條 (both here); 第 32-1 條 cites 第三十二條 (here),
+    第三十六條 and 第二十四條 (not on these pages, so not linked); 第 30 條 cites 第三十條之一."""
+    result = parse(shared("eval", "real_legal", "N0030001.pdf"))
+    by_id = {n.id: n for n in _flat(result.structure)}
+    assert by_id["art-33"].references == ("art-30", "art-32")
+    assert by_id["art-32-1"].references == ("art-32",)
+    assert by_id["art-30"].references == ("art-30-1",)
+    assert by_id["art-31"].references == ()
+
+
 def test_a_document_without_articles_has_no_structure(tmp_path: Path) -> None:
     deck = Path(__file__).parents[2] / "examples" / "deck.pdf"
     assert parse(deck).structure == ()

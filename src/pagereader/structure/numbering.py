@@ -208,3 +208,23 @@ def _roman(text: str) -> int:
         value = values[ch]
         total += -value if index + 1 < len(text) and values[text[index + 1]] > value else value
     return total
+
+
+_CITED = re.compile(
+    rf"第\s*(?P<zh>\d+(?:\s*-\s*\d+)?|[{_HAN}]+)\s*條(?:\s*之\s*(?P<zhsub>[{_HAN}\d]+))?"
+    r"|제\s*(?P<ko>\d+)\s*조(?:\s*의\s*(?P<kosub>\d+))?"
+    r"|\b(?:Article|Art\.)\s+(?P<en>\d+[A-Za-z]?)\b"
+)
+
+
+def cited_articles(text: str) -> list[str]:
+    """Normalized numbers of the articles a text cites, in order, each once: ``依第三十二條第
+    一項`` -> ``32``, ``제4조의2에 따라`` -> ``4-2``, ``under Article 5`` -> ``5``."""
+    found: list[str] = []
+    for match in _CITED.finditer(text):
+        main = match.group("zh") or match.group("ko") or match.group("en")
+        sub = match.group("zhsub") or match.group("kosub")
+        number = normal_number(main) + (f"-{normal_number(sub)}" if sub else "")
+        if number not in found:
+            found.append(number)
+    return found

@@ -16,7 +16,15 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from pagereader.layout.line_text import join_lines
-from pagereader.structure.numbering import ITEM, LEVELS, Marker, Opening, item_marker, opening
+from pagereader.structure.numbering import (
+    ITEM,
+    LEVELS,
+    Marker,
+    Opening,
+    cited_articles,
+    item_marker,
+    opening,
+)
 from pagereader.text import ends_sentence
 from pagereader.types import BlockResult, NodeKind, PageResult, StructureNode, TextLine
 
@@ -134,7 +142,27 @@ def build_structure(pages: list[PageResult] | tuple[PageResult, ...]) -> tuple[S
         elif stack:
             stack[-1].add(text, page.index, order)
     close_to(0)
-    return tuple(roots)
+    return _linked(tuple(roots))
+
+
+def _linked(roots: tuple[StructureNode, ...]) -> tuple[StructureNode, ...]:
+    """The tree with each article's cross-references resolved to the articles it holds."""
+    ids: dict[str, str] = {}
+    for node in _walk(roots):
+        if node.kind == "article":
+            ids.setdefault(node.number, node.id)
+
+    def link(node: StructureNode) -> StructureNode:
+        children = tuple(link(child) for child in node.children)
+        cited = [ids[n] for n in cited_articles(node.text) if n in ids] if node.text else []
+        own = [c for c in cited if c != node.id and not node.id.startswith(f"{c}/")]
+        return node.model_copy(update={"children": children, "references": tuple(own)})
+
+    return tuple(link(root) for root in roots)
+
+
+def _walk(nodes: tuple[StructureNode, ...]) -> list[StructureNode]:
+    return [m for n in nodes for m in (n, *_walk(n.children))]
 
 
 def _finish(node: _Open, seen: dict[str, int]) -> StructureNode:

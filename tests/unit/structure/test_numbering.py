@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pagereader.structure.numbering import han_number, item_marker, opening
+from pagereader.structure.numbering import cited_articles, han_number, item_marker, opening
 
 
 @pytest.mark.parametrize(
@@ -97,3 +97,9 @@ def test_item_markers(text: str, kind: str, label: str, number: str, rest: str) 
 def test_plain_text_opens_no_item() -> None:
     assert item_marker("모든 국민은 법 앞에 평등하다.") is None
     assert item_marker("第一項正常工作時間") is None
+
+
+def test_cited_articles() -> None:
+    text = "依第三十二條第一項及第 36 條規定，準用第十五條之一；제4조의2에 따라 under Article 5"
+    assert cited_articles(text) == ["32", "36", "15-1", "4-2", "5"]
+    assert cited_articles("第一項至第三項") == []
