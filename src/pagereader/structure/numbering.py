@@ -9,13 +9,13 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from pagereader.text import HAN_NUMERALS
 from pagereader.types import NodeKind
 
 _HAN_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "兩": 2, "三": 3, "四": 4}
 _HAN_DIGITS |= {"五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _HAN_UNITS = {"十": 10, "百": 100, "千": 1000}
-_HAN = "〇零一二兩三四五六七八九十百千"
-_NUMBER = rf"(?:\d+|[{_HAN}]+)"
+_NUMBER = rf"(?:\d+|[{HAN_NUMERALS}]+)"
 
 _ZH_HEADING = re.compile(rf"^第\s*(?P<n>{_NUMBER})\s*(?P<unit>[編章節款目])(?:\s+|$)(?P<rest>.*)$")
 _KO_HEADING = re.compile(r"^제\s*(?P<n>\d+)\s*(?P<unit>[편장절관])(?:\s+|$)(?P<rest>.*)$")
@@ -23,7 +23,7 @@ _EN_HEADING = re.compile(
     r"^(?P<unit>PART|Part|CHAPTER|Chapter)\s+(?P<n>[IVXLCDM]+|\d+)\b[.:]?\s*(?P<rest>.*)$"
 )
 _ZH_ARTICLE = re.compile(
-    rf"^第\s*(?P<n>\d+(?:\s*-\s*\d+)?|[{_HAN}]+)\s*條(?:\s*之\s*(?P<sub>{_NUMBER}))?"
+    rf"^第\s*(?P<n>\d+(?:\s*-\s*\d+)?|[{HAN_NUMERALS}]+)\s*條(?:\s*之\s*(?P<sub>{_NUMBER}))?"
 )
 _KO_ARTICLE = re.compile(r"^제\s*(?P<n>\d+)\s*조(?:\s*의\s*(?P<sub>\d+))?")
 _EN_ARTICLE = re.compile(r"^(?:ARTICLE|Article|Art\.)\s+(?P<n>\d+[A-Za-z]?)\b\.?")
@@ -68,8 +68,8 @@ _HANGUL_ORDER = "가나다라마바사아자차카타파하"
 _ROMAN = re.compile(r"^(?:i{1,3}|iv|vi{0,3}|ix|x{1,3})$")
 _MARKERS: tuple[tuple[re.Pattern[str], NodeKind], ...] = (
     (re.compile(rf"^(?P<m>[{_CIRCLED}])\s*"), "paragraph"),
-    (re.compile(rf"^(?P<m>[{_HAN}]+)、\s*"), "subparagraph"),
-    (re.compile(rf"^[（(](?P<m>[{_HAN}]+)[）)]\s*"), "item"),
+    (re.compile(rf"^(?P<m>[{HAN_NUMERALS}]+)、\s*"), "subparagraph"),
+    (re.compile(rf"^[（(](?P<m>[{HAN_NUMERALS}]+)[）)]\s*"), "item"),
     (re.compile(r"^(?P<m>\d{1,3})[.)]\s+"), "subparagraph"),
     (re.compile(rf"^(?P<m>[{_HANGUL_ORDER}])[.)]\s*"), "item"),
     (re.compile(r"^\((?P<m>\d{1,3})\)\s*"), "paragraph"),
@@ -211,7 +211,7 @@ def _roman(text: str) -> int:
 
 
 _CITED = re.compile(
-    rf"第\s*(?P<zh>\d+(?:\s*-\s*\d+)?|[{_HAN}]+)\s*條(?:\s*之\s*(?P<zhsub>[{_HAN}\d]+))?"
+    rf"第\s*(?P<zh>\d+(?:\s*-\s*\d+)?|[{HAN_NUMERALS}]+)\s*條(?:\s*之\s*(?P<zhsub>[{HAN_NUMERALS}\d]+))?"
     r"|제\s*(?P<ko>\d+)\s*조(?:\s*의\s*(?P<kosub>\d+))?"
     r"|\b(?:Article|Art\.)\s+(?P<en>\d+[A-Za-z]?)\b"
 )
