@@ -62,10 +62,18 @@ def _gutters(blocks: Sequence[Block], min_gap: float, shrink: float) -> list[tup
     ]
 
 
-def _crosses(block: Block, gutters: list[tuple[float, float]], shrink: float) -> bool:
+def _crosses(
+    block: Block, gutters: list[tuple[float, float]], shrink: float, columned: bool
+) -> bool:
     """Whether the block runs over the left edge of a column after a gutter (a line ending
-    short of the gutter's right side is ragged text of the column before)."""
-    return any(block.bbox[0] + shrink < hi < block.bbox[2] - shrink for _, hi in gutters)
+    short of the gutter's right side is ragged text of the column before). When the block's
+    own strip has columns too, a block starting inside the gutter is text of the column after,
+    set narrower (centred in its box, indented): it crosses only when it runs from the column
+    before."""
+    return any(
+        block.bbox[0] + shrink < (lo if columned else hi) and hi < block.bbox[2] - shrink
+        for lo, hi in gutters
+    )
 
 
 def _continues(prev: list[Block], strip: list[Block], min_gap: float, shrink: float) -> bool:
@@ -73,14 +81,13 @@ def _continues(prev: list[Block], strip: list[Block], min_gap: float, shrink: fl
     text of the other runs over the left edge of their columns, and their union keeps a gutter."""
     above = [b for b in prev if b.kind != "figure"]
     below = [b for b in strip if b.kind != "figure"]
-    columned = False
+    columned = {id(side): _has_columns(side, min_gap, shrink) for side in (above, below)}
     for side, other in ((above, below), (below, above)):
-        if _has_columns(side, min_gap, shrink):
-            columned = True
+        if columned[id(side)]:
             gutters = _gutters(side, min_gap, shrink)
-            if any(_crosses(b, gutters, shrink) for b in other):
+            if any(_crosses(b, gutters, shrink, columned[id(other)]) for b in other):
                 return False
-    return columned and _has_columns(prev + strip, min_gap, shrink)
+    return any(columned.values()) and _has_columns(prev + strip, min_gap, shrink)
 
 
 def _join_column_strips(

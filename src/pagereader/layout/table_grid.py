@@ -127,7 +127,12 @@ def _filled_share(fills: Gray, box: BBox) -> float:
 
 
 def find_ruled_tables(gray: Gray) -> list[BBox]:
-    """Bounding boxes (pixels) of ruled tables: line networks with at least two rows or columns."""
+    """Bounding boxes (pixels) of ruled tables: line networks with at least two rows or columns.
+
+    Side-by-side stacks of boxes (a diagram's two columns, a mapping of one list to another,
+    four code boxes) are no table: a band inside them that neither a cell fill nor a rule
+    crosses parts them, and their text is read one box, one column at a time.
+    """
     gray = as_gray(gray)
     height, width = gray.shape
     h_mask, v_mask, fills = ruling_masks(
@@ -139,36 +144,67 @@ def find_ruled_tables(gray: Gray) -> list[BBox]:
         cv2.RETR_EXTERNAL,
         cv2.CHAIN_APPROX_SIMPLE,
     )
+    across = np.asarray(cv2.bitwise_or(h_mask, fills), np.uint8)
     tables: list[BBox] = []
     for contour in contours:
         x, y, w, h = cv2.boundingRect(contour)
         if w < 0.05 * width or h < 0.01 * height:
             continue
         box = (float(x), float(y), float(x + w), float(y + h))
-        tol = max(4.0, 0.01 * max(w, h))
-        filled = _filled_share(fills, box) >= _MIN_CELLS
-        inner_h, inner_v = _joined(
-            [s for s in h_segs if _inside(s, box, True)],
-            [s for s in v_segs if _inside(s, box, False)],
-            box,
-            tol,
-            filled,
-        )
-        if (
-            inner_h
-            and inner_v
-            and not filled
-            and _area(_extent(inner_h + inner_v)) < 0.9 * _area(box)
-        ):
-            continue  # widened by fills that are too sparse to be a table's cells
-        rows = _cluster(_bounds(inner_h, box[1], box[3], tol), tol)
-        cols = _cluster(_bounds(inner_v, box[0], box[2], tol), tol)
-        fewer, more = sorted((len(rows), len(cols)))
-        if inner_h and inner_v and fewer >= 2 and more >= 3:
+        if _parted(box, across, max(8, width // 50)):
+            continue
+        if _grid_shape(box, h_segs, v_segs, fills) is not None:
             tables.append(box)
     tables.sort(key=lambda b: (b[1], b[0]))
     logger.debug("found %d ruled tables", len(tables))
     return tables
+
+
+_BARE = 0.05
+"""Largest share of a band's height that fills and horizontal rules may cover for the band to
+part two stacks of boxes."""
+
+
+def _parted(box: BBox, across: Gray, min_gap: int) -> bool:
+    """True when a vertical band at least ``min_gap`` wide, inside the box, is crossed by
+    neither fills nor horizontal rules (``across``: their mask) over most of its height."""
+    x0, y0, x1, y1 = (int(v) for v in box)
+    patch = across[y0:y1, x0:x1]
+    if patch.size == 0:
+        return False
+    bare = (np.count_nonzero(patch, axis=0) < _BARE * patch.shape[0]).tolist()
+    inked = [i for i, empty in enumerate(bare) if not empty]
+    if not inked:
+        return False
+    run = 0
+    for empty in bare[inked[0] : inked[-1] + 1]:
+        run = run + 1 if empty else 0
+        if run >= min_gap:
+            return True
+    return False
+
+
+def _grid_shape(
+    box: BBox, h_segs: Sequence[_Segment], v_segs: Sequence[_Segment], fills: Gray
+) -> tuple[int, int] | None:
+    """Row and column boundary counts of the grid in ``box``, or None when it is no table."""
+    tol = max(4.0, 0.01 * max(box[2] - box[0], box[3] - box[1]))
+    filled = _filled_share(fills, box) >= _MIN_CELLS
+    inner_h, inner_v = _joined(
+        [s for s in h_segs if _inside(s, box, True)],
+        [s for s in v_segs if _inside(s, box, False)],
+        box,
+        tol,
+        filled,
+    )
+    if inner_h and inner_v and not filled and _area(_extent(inner_h + inner_v)) < 0.9 * _area(box):
+        return None  # widened by fills that are too sparse to be a table's cells
+    rows = _cluster(_bounds(inner_h, box[1], box[3], tol), tol)
+    cols = _cluster(_bounds(inner_v, box[0], box[2], tol), tol)
+    fewer, more = sorted((len(rows), len(cols)))
+    if inner_h and inner_v and fewer >= 2 and more >= 3:
+        return len(rows), len(cols)
+    return None
 
 
 def _inside(seg: _Segment, box: BBox, horizontal: bool) -> bool:

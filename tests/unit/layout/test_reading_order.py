@@ -138,3 +138,16 @@ def test_a_picture_behind_the_text_takes_no_part_in_the_cuts() -> None:
     ordered = names(order_blocks(blocks, 720, 540))
     labels, texts = [f"label{i}" for i in range(4)], [f"text{i}" for i in range(4)]
     assert ordered == ["title", *labels, "backdrop", *texts]
+
+
+def test_two_columns_of_centred_box_labels_are_read_one_column_at_a_time() -> None:
+    """A diagram: a column of labels in boxes beside a column of their counterparts, each
+    label centred in its box, so the right column's left edges differ from row to row (one
+    starts where the next row's gutter is). Read column by column, not row by row."""
+    right = [(433, 124, 623, 162), (475, 213, 581, 229), (447, 280, 602, 319)]
+    right += [(430, 358, 626, 397), (428, 447, 628, 486)]
+    blocks = [blk("title", (82, 32, 638, 109), "title")]
+    blocks += [blk(f"L{i}", (95, 145 + 78 * i, 241, 162 + 78 * i)) for i in range(4)]
+    blocks += [blk(f"R{i}", box) for i, box in enumerate(right)]
+    expected = ["title", "L0", "L1", "L2", "L3", "R0", "R1", "R2", "R3", "R4"]
+    assert names(order_blocks(blocks, 720, 540)) == expected

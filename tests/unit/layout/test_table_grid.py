@@ -299,3 +299,13 @@ def test_a_band_across_the_slide_is_no_table_cell() -> None:
     x0, y0, x1, y1 = boxes[0]
     assert abs(x0 - SX[0]) <= 6 and abs(x1 - SX[-1]) <= 6
     assert abs(y0 - SY[0]) <= 6 and abs(y1 - SY[-1]) <= 6
+
+
+def test_a_filled_table_beside_whitespace_is_still_a_table() -> None:
+    """Whitespace beside a table (not inside it) parts nothing: only a bare band inside a
+    table's box marks side-by-side stacks of boxes (tests/integration/test_real_slide_diagrams.py
+    reads such a slide)."""
+    img = draw_slide_table()
+    wide = np.full((img.shape[0], img.shape[1] + 400, 3), 255, np.uint8)
+    wide[:, : img.shape[1]] = img
+    assert len(find_ruled_tables(wide)) == 1
