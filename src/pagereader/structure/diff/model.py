@@ -1,0 +1,91 @@
+"""diff.json's types: what changed between two versions of a document, article by article
+(or, for a document without articles, passage by passage), with the pages on both sides."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pagereader.types import ErrorItem, Frozen, Status
+
+DIFF_SCHEMA_VERSION = "1.0"
+ChangeKind = Literal["added", "deleted", "renumbered", "changed"]
+DiffMode = Literal["articles", "text"]
+
+
+class Hunk(Frozen):
+    """One run of words that differs: ``old`` replaced by ``new`` (either may be empty), with
+    the unchanged text just ``before`` and ``after`` it (from the old version), where it starts
+    in each version's text, and the critical tokens that change inside it (``得->應``, ``-30``,
+    ``+shall``)."""
+
+    old: str
+    new: str
+    before: str = ""
+    after: str = ""
+    old_at: int
+    new_at: int
+    critical: tuple[str, ...] = ()
+
+
+class ArticleRef(Frozen):
+    """An article as one version prints it."""
+
+    id: str
+    label: str
+    number: str
+    title: str = ""
+    deleted: bool = False
+
+
+class Change(Frozen):
+    """One article added, deleted, renumbered or changed (or, in text mode, one passage).
+
+    ``critical`` lists the critical tokens (modal words, numbers, dates, article numbers
+    cited) that differ between the two texts, in the verifier's notation; ``text`` is the
+    whole text of an added or deleted article; ``similarity`` (0-1) is how alike the two
+    texts are when both exist."""
+
+    kind: ChangeKind
+    old: ArticleRef | None = None
+    new: ArticleRef | None = None
+    old_pages: tuple[int, ...] = ()
+    new_pages: tuple[int, ...] = ()
+    similarity: float | None = None
+    critical: tuple[str, ...] = ()
+    hunks: tuple[Hunk, ...] = ()
+    text: str = ""
+
+
+class VersionSide(Frozen):
+    """One of the two versions compared: where it was read from and how that went."""
+
+    source: str
+    status: Status
+    pages: int
+    articles: int
+    errors: tuple[ErrorItem, ...] = ()
+
+
+class DiffSummary(Frozen):
+    """How many of each kind of change, how many critical, how many articles unchanged."""
+
+    added: int = 0
+    deleted: int = 0
+    renumbered: int = 0
+    changed: int = 0
+    critical: int = 0
+    unchanged: int = 0
+
+
+class VersionDiff(Frozen):
+    """diff.json: the changes, critical ones first, then added, deleted, renumbered and
+    changed articles in the new version's order. ``notes`` say what the reader must know to
+    trust it (a page that failed to parse, a document compared as text)."""
+
+    schema_version: str = DIFF_SCHEMA_VERSION
+    mode: DiffMode
+    old: VersionSide
+    new: VersionSide
+    summary: DiffSummary
+    changes: tuple[Change, ...] = ()
+    notes: tuple[str, ...] = ()
