@@ -82,8 +82,8 @@ def _report(diff: VersionDiff) -> None:
         console.print("no changes", highlight=False)
         return
     console.print(
-        f"{s.critical} critical, {s.added} added, {s.deleted} deleted, "
-        f"{s.renumbered} renumbered, {s.changed} changed",
+        f"{len(diff.changes)} changes: {s.added} added, {s.deleted} deleted, "
+        f"{s.renumbered} renumbered, {s.changed} changed ({s.critical} critical)",
         highlight=False,
     )
     for change in diff.changes:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-from pagereader.text import normalize
+from pagereader.text import is_han, normalize
 from pagereader.types import StructureNode
 
 SAME_NUMBER_MIN = 0.5
@@ -40,8 +40,12 @@ class Pair:
 
 
 def article_text(node: StructureNode) -> str:
-    """What is compared of an article: its title (when printed) and its text."""
-    return f"（{node.title}）\n{node.text}" if node.title else node.text
+    """What is compared of an article: its title (when printed, in the brackets of its
+    script) and its text."""
+    if not node.title:
+        return node.text
+    title = f"（{node.title}）" if any(is_han(ch) for ch in node.title) else f"({node.title})"
+    return f"{title}\n{node.text}"
 
 
 def articles(nodes: Sequence[StructureNode]) -> list[StructureNode]:

@@ -56,20 +56,30 @@ def _pair_change(pair: Pair, patterns: Sequence[str]) -> Change | None:
         similarity=pair.similarity,
         critical=critical_changes(before, after, patterns) if found else (),
         hunks=found,
+        punctuation_only=bool(found) and all(h.punctuation_only for h in found),
     )
 
 
 def ordered(changes: Sequence[Change]) -> tuple[Change, ...]:
-    """Critical changes first, then added, deleted, renumbered and changed; each group in
-    document order."""
-    keyed = [(0 if c.critical else _ORDER[c.kind], n) for n, c in enumerate(changes)]
+    """Critical changes first, then added, deleted, renumbered and changed, then changes in
+    punctuation only; each group in document order."""
+    last = len(_ORDER) + 1
+    keyed = [
+        (0 if c.critical else last if c.punctuation_only else _ORDER[c.kind], n)
+        for n, c in enumerate(changes)
+    ]
     return tuple(changes[n] for _, n in sorted(keyed))
 
 
 def summary(changes: Sequence[Change], unchanged: int) -> DiffSummary:
     """Counts of each kind of change."""
     count = {kind: sum(c.kind == kind for c in changes) for kind in _ORDER}
-    return DiffSummary(**count, critical=sum(bool(c.critical) for c in changes), unchanged=unchanged)
+    return DiffSummary(
+        **count,
+        critical=sum(bool(c.critical) for c in changes),
+        punctuation_only=sum(c.punctuation_only for c in changes),
+        unchanged=unchanged,
+    )
 
 
 def side(result: DocumentResult) -> VersionSide:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Literal
 
 from pagereader.types import ErrorItem, Frozen, Status
@@ -25,6 +26,14 @@ class Hunk(Frozen):
     old_at: int
     new_at: int
     critical: tuple[str, ...] = ()
+
+    @property
+    def punctuation_only(self) -> bool:
+        """Whether only punctuation marks differ (an OCR reading drops a full stop now and
+        then; a person still decides)."""
+        return all(
+            unicodedata.category(ch).startswith("P") or ch.isspace() for ch in self.old + self.new
+        )
 
 
 class ArticleRef(Frozen):
@@ -54,6 +63,8 @@ class Change(Frozen):
     critical: tuple[str, ...] = ()
     hunks: tuple[Hunk, ...] = ()
     text: str = ""
+    punctuation_only: bool = False
+    """Every hunk differs in punctuation marks only: listed last."""
 
 
 class VersionSide(Frozen):
@@ -67,20 +78,23 @@ class VersionSide(Frozen):
 
 
 class DiffSummary(Frozen):
-    """How many of each kind of change, how many critical, how many articles unchanged."""
+    """How many of each kind of change, how many critical, how many differ in punctuation
+    only (counted in their kind too), how many articles unchanged."""
 
     added: int = 0
     deleted: int = 0
     renumbered: int = 0
     changed: int = 0
     critical: int = 0
+    punctuation_only: int = 0
     unchanged: int = 0
 
 
 class VersionDiff(Frozen):
     """diff.json: the changes, critical ones first, then added, deleted, renumbered and
     changed articles in the new version's order. ``notes`` say what the reader must know to
-    trust it (a page that failed to parse, a document compared as text)."""
+    trust it (a page that failed to parse, a document compared as text). Changes in
+    punctuation only come last."""
 
     schema_version: str = DIFF_SCHEMA_VERSION
     mode: DiffMode

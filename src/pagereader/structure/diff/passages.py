@@ -56,6 +56,7 @@ def text_changes(
                 new_pages=_pages(new_starts, new_numbers, hunk.new_at, hunk.new_at + len(hunk.new)),
                 critical=hunk.critical,
                 hunks=(hunk,),
+                punctuation_only=hunk.punctuation_only,
             )
         )
     return changes

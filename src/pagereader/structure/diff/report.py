@@ -35,8 +35,6 @@ def hunk_line(hunk: Hunk) -> str:
 
 
 def _pages(pages: tuple[int, ...]) -> str:
-    if not pages:
-        return "-"
     return ("p. " if len(pages) == 1 else "pp. ") + ", ".join(map(str, pages))
 
 
@@ -50,7 +48,9 @@ def _title(change: Change, unit: str) -> str:
         name = f"{ref.label}{f' ({ref.title})' if ref.title else ''} ({ref.id})"
     else:
         name = unit
-    where = f"old {_pages(change.old_pages)} → new {_pages(change.new_pages)}"
+    sides = [f"old {_pages(change.old_pages)}"] if change.old_pages else []
+    sides += [f"new {_pages(change.new_pages)}"] if change.new_pages else []
+    where = " → ".join(sides)
     similar = f", similarity {change.similarity:.2f}" if change.similarity is not None else ""
     return f"### {name} — {where}{similar}"
 
@@ -71,15 +71,10 @@ def _change(change: Change, unit: str) -> list[str]:
 
 def _summary(diff: VersionDiff) -> str:
     s = diff.summary
-    counts = [
-        f"{s.critical} with critical changes",
-        f"{s.added} added",
-        f"{s.deleted} deleted",
-        f"{s.renumbered} renumbered",
-        f"{s.changed} changed",
-    ]
+    counts = f"{s.added} added, {s.deleted} deleted, {s.renumbered} renumbered, {s.changed} changed"
+    of_them = f"{s.critical} with critical changes, {s.punctuation_only} in punctuation only"
     tail = f"; {s.unchanged} articles unchanged" if diff.mode == "articles" else ""
-    return f"**Summary:** {', '.join(counts)}{tail}."
+    return f"**Summary:** {len(diff.changes)} changes: {counts} ({of_them}){tail}."
 
 
 def diff_markdown(diff: VersionDiff) -> str:
@@ -109,9 +104,16 @@ def diff_markdown(diff: VersionDiff) -> str:
         for change in critical:
             lines += _change(change, unit)
     for kind, heading in _SECTIONS:
-        rest = [c for c in diff.changes if c.kind == kind and not c.critical]
+        rest = [
+            c for c in diff.changes if c.kind == kind and not c.critical and not c.punctuation_only
+        ]
         if rest:
             lines += [f"## {heading} {unit}s", ""]
             for change in rest:
                 lines += _change(change, unit)
+    marks = [c for c in diff.changes if c.punctuation_only and not c.critical]
+    if marks:
+        lines += ["## Punctuation only", ""]
+        for change in marks:
+            lines += _change(change, unit)
     return "\n".join(lines).rstrip() + "\n"

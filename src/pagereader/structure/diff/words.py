@@ -1,9 +1,9 @@
 """Two versions of a text compared word by word, with the critical tokens that changed.
 
 Words are what each script writes as one: a Han character (Chinese has no spaces, and one
-character such as 得 "may" or 應 "must" is a word of its own), a CJK punctuation mark, and
-otherwise a run of characters between spaces (a Korean eojeol such as ``있다.``, an English
-word, a number). Words are compared as the verifier compares text (NFKC, variant glyphs
+character such as 得 "may" or 應 "must" is a word of its own), a run of letters and digits (a
+Korean eojeol such as ``신청인은``, an English word), a number with its separators
+(``3,000.50``), and a punctuation mark alone (so a dropped full stop is not a changed word). Words are compared as the verifier compares text (NFKC, variant glyphs
 folded), and a run that differs only in its spacing (OCR reads Korean spacing unevenly) is no
 change. Critical tokens are the verifier's own (checks/critical.py), so a diff flags exactly
 what the verifier guards.
@@ -23,7 +23,7 @@ from pagereader.text import CJK_PUNCTUATION_RANGES, HAN_NUMERALS, HAN_RANGES, no
 from pagereader.types import Lang
 
 _CLASS = "".join(f"{chr(low)}-{chr(high)}" for low, high in (*HAN_RANGES, *CJK_PUNCTUATION_RANGES))
-_WORD = re.compile(rf"[{_CLASS}]|[^\s{_CLASS}]+")
+_WORD = re.compile(rf"[{_CLASS}]|\d+(?:[.,]\d+)+%?|[^\W{_CLASS}]+%?|[^\s\w]")
 HAN_AMOUNT = rf"[{HAN_NUMERALS}萬億]+"
 """Amounts, periods and counts written in Han numerals (新臺幣三萬元, 十日, 二個月): numbers to
 a reader of a statute, though the verifier's number pattern reads Arabic digits only."""
