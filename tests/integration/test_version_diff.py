@@ -29,7 +29,10 @@ def _diff(tmp_path: Path, old: Path, new: Path, *flags: str) -> tuple[int, str, 
     return result.exit_code, result.output, data
 
 
-def _expected(statute: Statute) -> list[tuple[str, str | None, str | None, tuple[int, ...], tuple[int, ...]]]:  # fmt: skip
+Row = tuple[str, str | None, str | None, tuple[int, ...], tuple[int, ...]]
+
+
+def _expected(statute: Statute) -> list[Row]:
     """(kind, old number, new number, old pages, new pages) as the fixture built them:
     articles 1-3 on page 1 and 4-6 on page 2 of both versions."""
     assert statute.new()[2] == statute.old[3] and statute.new()[3] == statute.added

@@ -53,7 +53,9 @@ NEW = (
 
 
 def _pairs(old: tuple[StructureNode, ...], new: tuple[StructureNode, ...]) -> list[tuple[str, str]]:
-    return [(p.old.number if p.old else "-", p.new.number if p.new else "-") for p in align(old, new)]
+    return [
+        (p.old.number if p.old else "-", p.new.number if p.new else "-") for p in align(old, new)
+    ]
 
 
 def test_number_first_then_text_for_the_renumbered() -> None:
@@ -107,7 +109,11 @@ def test_a_rewrite_under_its_number_is_a_change() -> None:
 
 def test_short_and_deleted_texts_are_not_followed_across_numbers() -> None:
     old = (article(1, "（刪除）", deleted=True), article(2, "本法自公布日施行。"))
-    new = (article(1, TEXTS[1]), article(2, "（刪除）", deleted=True), article(3, "本法自公布日施行。"))
+    new = (
+        article(1, TEXTS[1]),
+        article(2, "（刪除）", deleted=True),
+        article(3, "本法自公布日施行。"),
+    )
     assert _pairs(old, new) == [("1", "1"), ("2", "2"), ("-", "3")]
 
 

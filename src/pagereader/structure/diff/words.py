@@ -3,10 +3,10 @@
 Words are what each script writes as one: a Han character (Chinese has no spaces, and one
 character such as 得 "may" or 應 "must" is a word of its own), a run of letters and digits (a
 Korean eojeol such as ``신청인은``, an English word), a number with its separators
-(``3,000.50``), and a punctuation mark alone (so a dropped full stop is not a changed word). Words are compared as the verifier compares text (NFKC, variant glyphs
-folded), and a run that differs only in its spacing (OCR reads Korean spacing unevenly) is no
-change. Critical tokens are the verifier's own (checks/critical.py), so a diff flags exactly
-what the verifier guards.
+(``3,000.50``), and a punctuation mark alone (so a dropped full stop is not a changed word).
+Words are compared as the verifier compares text (NFKC, variant glyphs folded), and a run that
+differs only in its spacing (OCR reads Korean spacing unevenly) is no change. Critical tokens
+are the verifier's own (checks/critical.py), so a diff flags exactly what the verifier guards.
 """
 
 from __future__ import annotations
