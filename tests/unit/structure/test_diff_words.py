@@ -8,6 +8,7 @@ from __future__ import annotations
 from pagereader.structure.diff.compare import diff_documents
 from pagereader.structure.diff.report import diff_markdown
 from pagereader.structure.diff.words import diff_patterns, hunks, words
+from pagereader.structure.tree import build_structure
 from pagereader.types import Block, BlockResult, DocumentResult, PageResult, TextLine
 
 PATTERNS = diff_patterns()
@@ -91,3 +92,26 @@ def test_diff_md_puts_critical_changes_first() -> None:
     sections = [line for line in md.splitlines() if line.startswith("## ")]
     assert sections == ["## Critical changes", "## Changed passages", "## Punctuation only"]
     assert "<del>may</del><ins>must</ins>" in md and "`may->must`" in md
+
+
+def test_a_change_names_the_item_it_is_in() -> None:
+    """Two versions of a Korean article read into trees by the tree builder: the changed
+    words sit in subparagraph 2 of paragraph 1 (``art-2/p1/s2``) in both."""
+
+    def version(modal: str) -> DocumentResult:
+        page = _page(
+            1,
+            "제1조(목적) 이 법은 목적을 정한다.",
+            "제2조(신고)",
+            "① 다음 각 호의 자는 신고하여야 한다.",
+            "1. 국가기관",
+            f"2. 지방자치단체의 장은 보고{modal}",
+            "② 그 밖의 사항은 대통령령으로 정한다.",
+        )
+        return _doc(page).model_copy(update={"structure": build_structure([page])})
+
+    diff = diff_documents(version("할 수 있다."), version("하여야 한다."), PATTERNS)
+    (change,) = diff.changes
+    (hunk,) = change.hunks
+    assert (hunk.old_item, hunk.new_item) == ("art-2/p1/s2", "art-2/p1/s2")
+    assert "in art-2/p1/s2: " in diff_markdown(diff)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pagereader.structure.diff.align import Pair, align, article_text, articles
+from pagereader.structure.diff.items import ItemIndex
 from pagereader.structure.diff.model import (
     ArticleRef,
     Change,
@@ -43,7 +44,13 @@ def _pair_change(pair: Pair, patterns: Sequence[str]) -> Change | None:
             text=article_text(old),
         )
     before, after = article_text(old), article_text(new)
-    found = tuple(hunks(before, after, patterns))
+    old_items, new_items = ItemIndex(old), ItemIndex(new)
+    found = tuple(
+        h.model_copy(
+            update={"old_item": old_items.at(h.old_at), "new_item": new_items.at(h.new_at)}
+        )
+        for h in hunks(before, after, patterns)
+    )
     renumbered = old.number != new.number
     if not found and not renumbered:
         return None

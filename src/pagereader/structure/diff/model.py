@@ -17,7 +17,8 @@ class Hunk(Frozen):
     """One run of words that differs: ``old`` replaced by ``new`` (either may be empty), with
     the unchanged text just ``before`` and ``after`` it (from the old version), where it starts
     in each version's text, and the critical tokens that change inside it (``得->應``, ``-30``,
-    ``+shall``)."""
+    ``+shall``), and in each version the id of the paragraph, subparagraph or item
+    (``art-2/p1/s3``), or else the article, it falls in (articles only)."""
 
     old: str
     new: str
@@ -26,6 +27,8 @@ class Hunk(Frozen):
     old_at: int
     new_at: int
     critical: tuple[str, ...] = ()
+    old_item: str = ""
+    new_item: str = ""
 
     @property
     def punctuation_only(self) -> bool:

@@ -31,6 +31,9 @@ def hunk_line(hunk: Hunk) -> str:
     removed = f"<del>{_esc(hunk.old)}</del>" if hunk.old else ""
     added = f"<ins>{_esc(hunk.new)}</ins>" if hunk.new else ""
     line = f"…{_esc(hunk.before)}{removed}{added}{_esc(hunk.after)}…"
+    item = hunk.new_item or hunk.old_item
+    if "/" in item:  # inside a numbered paragraph, subparagraph or item
+        line = f"in {item}: {line}"
     return f"{line} (critical: {', '.join(hunk.critical)})" if hunk.critical else line
 
 
