@@ -121,3 +121,36 @@ def test_a_version_that_cannot_be_read_fails_naming_it(tmp_path: Path) -> None:
     shutil.copy(pair.old, stray)
     code, output, _ = _diff(tmp_path, stray, pair.new)
     assert code == 1 and "not-a-document.json" in output
+
+
+def test_a_version_with_a_failed_page_is_named_and_exits_1(tmp_path: Path) -> None:
+    """A parse output whose page 2 failed: the diff is written, its notes and the command's
+    errors name the file and the page, and the exit code is 1."""
+    pair = write_versions(ZH, tmp_path / "docs", scanned=False)
+    parsed = CliRunner().invoke(
+        app, ["parse", str(pair.new), "-o", str(tmp_path / "parsed"), "--no-overlays"]
+    )
+    assert parsed.exit_code == 0, parsed.output
+    saved = tmp_path / "parsed" / pair.new.stem / "document.json"
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    data["status"] = "partial"
+    data["pages"] = [p for p in data["pages"] if p["index"] != 2]
+    data["structure"] = []
+    data["errors"] = [
+        {"file": str(pair.new), "page": 2, "stage": "recognize", "message": "engine failed"}
+    ]
+    saved.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    code, output, diff = _diff(tmp_path, pair.old, saved)
+    assert code == 1
+    assert f"{pair.new} page 2: engine failed" in output.replace("\n", "")
+    assert any("page 2" in note and "may be missing" in note for note in diff["notes"])
+    md = (tmp_path / "diff" / "diff.md").read_text(encoding="utf-8")
+    assert "page 2: engine failed" in md
+
+
+def test_documents_without_articles_are_compared_as_text(tmp_path: Path) -> None:
+    deck = Path(__file__).parents[2] / "examples" / "deck.pdf"
+    code, output, data = _diff(tmp_path, deck, deck)
+    assert code == 0, output
+    assert data["mode"] == "text" and data["changes"] == []
+    assert "no changes" in output

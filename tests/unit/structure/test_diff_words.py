@@ -115,3 +115,15 @@ def test_a_change_names_the_item_it_is_in() -> None:
     (hunk,) = change.hunks
     assert (hunk.old_item, hunk.new_item) == ("art-2/p1/s2", "art-2/p1/s2")
     assert "in art-2/p1/s2: " in diff_markdown(diff)
+
+
+def test_when_only_one_version_has_articles_both_are_compared_as_text() -> None:
+    numbered = _page(1, "第一條　住戶得使用會議室。", "第二條　本規約自公告日施行。")
+    plain = _page(1, "住戶應使用會議室。", "本規約自公告日施行。")
+    old = _doc(numbered).model_copy(update={"structure": build_structure([numbered])})
+    diff = diff_documents(old, _doc(plain), PATTERNS)
+    assert diff.mode == "text"
+    assert diff.notes == (
+        "only the old version numbers its articles (2); the versions were compared as running text",
+    )
+    assert [c.critical for c in diff.changes] == [("-第一條",), ("得->應",), ("-第二條",)]
