@@ -70,7 +70,9 @@ def read_versions(paths: list[Path], options: Options) -> list[DocumentResult]:
     with one set of engines)."""
     saved = {path: saved_output(path) for path in paths}
     results: dict[Path, DocumentResult] = {p: load_output(s) for p, s in saved.items() if s}
-    sources = [path for path in paths if saved[path] is None]
+    sources = list(dict.fromkeys(path for path in paths if saved[path] is None))
+    for path in sources:
+        console.print(f"reading {escape(str(path))}", highlight=False)
     if sources:
         results.update(zip(sources, asyncio.run(_read(sources, options)), strict=True))
     return [results[path] for path in paths]

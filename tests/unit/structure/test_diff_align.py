@@ -120,3 +120,17 @@ def test_short_and_deleted_texts_are_not_followed_across_numbers() -> None:
 def test_identical_versions_have_no_changes() -> None:
     diff = diff_documents(document(*OLD), document(*OLD), diff_patterns())
     assert diff.changes == () and diff.summary.unchanged == len(OLD)
+
+
+def test_a_renumbered_article_with_a_changed_word_is_renumbered_and_critical() -> None:
+    moved = TEXTS[4].replace("應以牽繩", "得以牽繩")
+    new = (*OLD[:3], article(4, ADDED), article(5, moved), article(6, TEXTS[5]))
+    diff = diff_documents(document(*OLD), document(*new), diff_patterns())
+    got = [(c.kind, c.old and c.old.number, c.new and c.new.number, c.critical)
+           for c in diff.changes]  # fmt: skip
+    assert got == [
+        ("renumbered", "4", "5", ("應->得",)),
+        ("added", None, "4", ()),
+        ("deleted", "6", None, ()),
+        ("renumbered", "5", "6", ()),
+    ]

@@ -33,7 +33,14 @@ def _pair_change(pair: Pair, patterns: Sequence[str]) -> Change | None:
     old, new = pair.old, pair.new
     if old is None or (new is not None and old.deleted and not new.deleted):
         assert new is not None
-        return Change(kind="added", new=_ref(new), new_pages=new.pages, text=article_text(new))
+        return Change(
+            kind="added",
+            old=_ref(old) if old else None,  # an article marked deleted, restored
+            new=_ref(new),
+            old_pages=old.pages if old else (),
+            new_pages=new.pages,
+            text=article_text(new),
+        )
     if new is None or (new.deleted and not old.deleted):
         return Change(
             kind="deleted",
@@ -63,7 +70,7 @@ def _pair_change(pair: Pair, patterns: Sequence[str]) -> Change | None:
         similarity=pair.similarity,
         critical=critical_changes(before, after, patterns) if found else (),
         hunks=found,
-        punctuation_only=bool(found) and all(h.punctuation_only for h in found),
+        punctuation_only=not renumbered and all(h.punctuation_only for h in found),
     )
 
 

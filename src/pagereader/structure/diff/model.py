@@ -67,7 +67,8 @@ class Change(Frozen):
     hunks: tuple[Hunk, ...] = ()
     text: str = ""
     punctuation_only: bool = False
-    """Every hunk differs in punctuation marks only: listed last."""
+    """A change (not a renumbering) whose every hunk differs in punctuation marks only:
+    listed last."""
 
 
 class VersionSide(Frozen):
