@@ -84,14 +84,16 @@ def _report(diff: VersionDiff) -> None:
         console.print("no changes", highlight=False)
         return
     console.print(
-        f"{len(diff.changes)} changes: {s.added} added, {s.deleted} deleted, "
+        f"{len(diff.changes)} change{'s' if len(diff.changes) != 1 else ''}: "
+        f"{s.added} added, {s.deleted} deleted, "
         f"{s.renumbered} renumbered, {s.changed} changed ({s.critical} critical)",
         highlight=False,
     )
     for change in diff.changes:
         if change.critical:
             ref = change.new or change.old
-            name = ref.label if ref else f"page {','.join(map(str, change.new_pages))}"
+            pages = ", ".join(map(str, change.new_pages or change.old_pages))
+            name = ref.label if ref else f"a passage on page {pages}"
             say("warning", f"critical change in {name}: {', '.join(change.critical)}")
 
 

@@ -77,7 +77,8 @@ def _summary(diff: VersionDiff) -> str:
     counts = f"{s.added} added, {s.deleted} deleted, {s.renumbered} renumbered, {s.changed} changed"
     of_them = f"{s.critical} with critical changes, {s.punctuation_only} in punctuation only"
     tail = f"; {s.unchanged} articles unchanged" if diff.mode == "articles" else ""
-    return f"**Summary:** {len(diff.changes)} changes: {counts} ({of_them}){tail}."
+    total = f"{len(diff.changes)} change{'s' if len(diff.changes) != 1 else ''}"
+    return f"**Summary:** {total}: {counts} ({of_them}){tail}."
 
 
 def diff_markdown(diff: VersionDiff) -> str:
