@@ -143,7 +143,8 @@ def main() -> None:
         }
     print(f"pagereader parse of {len(results)} PDFs: {seconds:.0f} s\n")
     print(
-        "| document | found | reference | matched | precision | recall | at level 1 (docling's) | level pairs agreeing |"
+        "| document | found | reference | matched | precision | recall "
+        "| at level 1 (docling's) | level pairs agreeing |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     totals = [0] * 6
