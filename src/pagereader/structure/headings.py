@@ -17,9 +17,10 @@ Each heading has a *style*: its numbering (the statute's units, ``Section 4``, `
   document's title).
 
 The document's title (an unnumbered heading, the first of its first page) stays above every
-numbered heading set smaller. A slide's first title is that slide's top heading (level 1); the outline starts anew
-on each slide. Levels run 1..6 (deeper nesting stays at 6). Running headers and footers have no
-heading path; every other block has the texts of the headings open above it, outermost first.
+numbered heading set smaller. A slide's first title is that slide's top heading (level 1); the
+outline starts anew on each slide. Levels run 1..6 (deeper nesting stays at 6). Running headers
+and footers have no heading path; every other block has the texts of the headings open above
+it, outermost first.
 """
 
 from __future__ import annotations
