@@ -5,6 +5,7 @@
     VENV/bin/python .ci/smoke.py batch     # with only the batch extra: two files on a local Ray
     VENV/bin/python .ci/smoke.py eval      # with only the eval extra: a two-page set scored
     VENV/bin/python .ci/smoke.py router    # with only the router extra: router-config written
+    VENV/bin/python .ci/smoke.py mcp       # with only the mcp extra: the MCP server over stdio
     VENV/bin/python .ci/smoke.py demo OUT  # the outputs `make demo` wrote into OUT
 
 Standard library only (and the base install's own packages), so that it proves what the venv
@@ -42,8 +43,9 @@ COMMANDS = [
     "make-evalset",
     "bench",
     "export-evalset",
+    "mcp",
 ]
-EXTRAS = ("service", "batch", "eval", "router")
+EXTRAS = ("service", "batch", "eval", "router", "mcp")
 
 
 class SmokeError(Exception):
@@ -130,6 +132,7 @@ def missing_extra_commands(work: Path) -> dict[str, list[list[str]]]:
             ["router-config", "--config", str(EXAMPLES / "configs" / "a100x2.toml"), "-o",
              str(work / "router.yaml")],
         ],
+        "mcp": [["mcp", "--root", str(EXAMPLES), "--out", str(work / "mcp")]],
     }
 
 
@@ -139,7 +142,9 @@ def installed(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
-EXTRA_MODULE = {"service": "fastapi", "batch": "ray", "eval": "apted", "router": "yaml"}
+EXTRA_MODULE = {
+    "service": "fastapi", "batch": "ray", "eval": "apted", "router": "yaml", "mcp": "mcp",
+}
 
 
 def check_absent_extras(work: Path, present: set[str]) -> None:
@@ -292,6 +297,35 @@ def smoke_router(work: Path) -> None:
     check_absent_extras(work, {"router"})
 
 
+def smoke_mcp(work: Path) -> None:
+    """`pagereader mcp` over stdio, driven by the SDK's own client: its tools listed and
+    examples/deck.pdf parsed."""
+    import anyio
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    expected = (EXAMPLES / "deck.p1.txt").read_text(encoding="utf-8").split()[0]
+    params = StdioServerParameters(
+        command=PAGEREADER, args=["mcp", "--root", str(EXAMPLES), "--out", str(work / "mcp")]
+    )
+
+    async def session() -> tuple[list[str], dict[str, object]]:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            tools = sorted(tool.name for tool in (await client.list_tools()).tools)
+            answer = await client.call_tool("parse", {"path": "deck.pdf"})
+            if answer.is_error:
+                raise SmokeError(f"parse over MCP failed: {answer.content}")
+            return tools, dict(answer.structured_content or {})
+
+    tools, parsed = anyio.run(session)
+    markdown = str(parsed.get("markdown", {}))
+    if "parse" not in tools or parsed.get("status") != "ok" or expected not in markdown:
+        raise SmokeError(f"mcp: tools {tools}, parse answered {str(parsed)[:500]}")
+    print(f"ok   mcp: {len(tools)} tools over stdio, deck.pdf parsed ({parsed['pages']} pages)")
+    check_absent_extras(work, {"mcp"})
+
+
 def smoke_demo(out: Path) -> None:
     """Every example has its folder (found by the source its document.json names) with the
     four outputs, status ok, and one overlay per page."""
@@ -328,6 +362,7 @@ CHECKS: dict[str, Callable[[Path], None]] = {
     "batch": smoke_batch,
     "eval": smoke_eval,
     "router": smoke_router,
+    "mcp": smoke_mcp,
 }
 
 
