@@ -136,22 +136,29 @@ def missing_extra_commands(work: Path) -> dict[str, list[list[str]]]:
     }
 
 
-def installed(module: str) -> bool:
-    import importlib.util
+def installed(extra: str) -> bool:
+    """Whether every distribution ``pagereader[extra]`` adds is installed (some arrive with
+    another extra or the base install)."""
+    import re
+    from importlib import metadata
 
-    return importlib.util.find_spec(module) is not None
-
-
-EXTRA_MODULE = {
-    "service": "fastapi", "batch": "ray", "eval": "apted", "router": "yaml", "mcp": "mcp",
-}
+    for requirement in metadata.requires("pagereader") or []:
+        marker = re.search(r"""extra\s*==\s*["']([^"']+)["']""", requirement)
+        if marker is None or marker.group(1) != extra:
+            continue
+        name = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+        try:
+            metadata.version(name.group(1) if name else requirement)
+        except metadata.PackageNotFoundError:
+            return False
+    return True
 
 
 def check_absent_extras(work: Path, present: set[str]) -> None:
     for extra, commands in missing_extra_commands(work).items():
         if extra in present:
             continue
-        if installed(EXTRA_MODULE[extra]):
+        if installed(extra):
             # e.g. pyyaml, which rapidocr requires: the router extra adds nothing to the base
             print(f"ok   {extra}: its libraries arrive with this install; nothing is missing")
             continue
