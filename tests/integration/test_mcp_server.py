@@ -114,6 +114,21 @@ async def test_stdio_tools_parse_and_pages_match_the_text_layer(root: Path, tmp_
         )
         assert "page 99 was not read" in missing_page
 
+        document = parsed["document"]
+        listed_chunks = structured(
+            await session.call_tool("list_chunks", {"document": document, "limit": 2})
+        )
+        assert len(listed_chunks["chunks"]) == min(2, listed_chunks["total"])
+        every = structured(await session.call_tool("list_chunks", {"document": document}))
+        assert every["total"] >= len(truth) and len(every["chunks"]) == every["total"]
+        for phrase in ("Median latency per slide", "年度文件數位化成果", "문서 처리 현황 보고"):
+            on = [n for n, words in truth.items() if phrase.split()[0] in words]
+            found = structured(
+                await session.call_tool("search_chunks", {"document": document, "query": phrase})
+            )
+            assert found["total"] >= 1 and found["chunks"][0]["pages"] == on, (phrase, found)
+            assert phrase in found["chunks"][0]["text"]
+
         data = base64.b64encode((root / "deck.pdf").read_bytes()).decode()
         upload = structured(
             await session.call_tool("parse", {"filename": "deck.pdf", "content_base64": data})
@@ -256,6 +271,16 @@ async def test_stdio_get_article_of_a_real_statute(tmp_path: Path) -> None:
             assert char_consistency(article["text"], expected) >= 0.98, article["text"]
             on_page = [n for n, words in truth.items() if "30-1" in " ".join(words)]
             assert article["pages"] == on_page[:1] == [1]
+        tunnel = structured(
+            await session.call_tool(
+                "search_chunks", {"document": document, "query": "在坑道或隧道內工作"}
+            )
+        )
+        first = tunnel["chunks"][0]
+        assert first["article_id"] == "art-31" and "坑道" in first["text"]
+        assert first["pages"] == [
+            n for n, words in truth.items() if "坑道或隧道內工作之勞工" in "".join(words)
+        ]
         absent = error_text(
             await session.call_tool("get_article", {"document": document, "number": "999"})
         )

@@ -10,21 +10,11 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from pagereader.errors import InputError
+from pagereader.structure.chunks import read_chunks_jsonl
 from pagereader.text import normalize
+from pagereader.types import Chunk
 
 CHUNKS_FILE = "chunks.jsonl"
-
-
-class ChunkRecord(BaseModel):
-    """The fields of one chunks.jsonl line the adapters answer with."""
-
-    model_config = ConfigDict(frozen=True, extra="ignore")
-
-    id: str
-    text: str
-    heading_path: tuple[str, ...] = ()
-    article_id: str | None = None
-    pages: tuple[int, ...] = ()
 
 
 class ChunkHit(BaseModel):
@@ -51,30 +41,25 @@ class ChunkList(BaseModel):
     chunks: list[ChunkHit]
 
 
-def read_chunks(folder: Path) -> list[ChunkRecord]:
+def read_chunks(folder: Path) -> tuple[Chunk, ...]:
     """The chunks of a parsed document's folder, in reading order."""
-    path = folder / CHUNKS_FILE
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        text = (folder / CHUNKS_FILE).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise InputError(
             f"no {CHUNKS_FILE} in the output folder",
             file=folder.name,
             hint="parse the document again with this version of pagereader",
         ) from None
-    chunks = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            chunks.append(ChunkRecord.model_validate_json(line))
-        except ValidationError as exc:
-            message = f"{CHUNKS_FILE} line {number} is not a chunk: {exc.errors()[0]['msg']}"
-            raise InputError(message, file=folder.name) from None
-    return chunks
+    try:
+        return read_chunks_jsonl(text)
+    except ValidationError as exc:
+        raise InputError(
+            f"{CHUNKS_FILE} is not a list of chunks: {exc}", file=folder.name
+        ) from None
 
 
-def _hit(chunk: ChunkRecord, matches: int = 0) -> ChunkHit:
+def _hit(chunk: Chunk, matches: int = 0) -> ChunkHit:
     return ChunkHit(
         id=chunk.id,
         text=chunk.text,

@@ -10,8 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from langchain_core.document_loaders import BaseLoader
-from langchain_core.documents import Document
+try:
+    from langchain_core.document_loaders import BaseLoader
+    from langchain_core.documents import Document
+except ModuleNotFoundError as exc:  # said in one line, naming the extra to install
+    raise ModuleNotFoundError(
+        f"{exc.name} is missing: pip install 'pagereader[langchain]'", name=exc.name
+    ) from exc
 
 from pagereader.integrations.loading import PathLike, as_paths, chunk_metadata, parsed_chunks
 from pagereader.options import Options

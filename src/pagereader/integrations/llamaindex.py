@@ -11,8 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from llama_index.core.readers.base import BaseReader
-from llama_index.core.schema import Document
+try:
+    from llama_index.core.readers.base import BaseReader
+    from llama_index.core.schema import Document
+except ModuleNotFoundError as exc:  # said in one line, naming the extra to install
+    raise ModuleNotFoundError(
+        f"{exc.name} is missing: pip install 'pagereader[llamaindex]'", name=exc.name
+    ) from exc
 
 from pagereader.integrations.loading import PathLike, as_paths, chunk_metadata, parsed_chunks
 from pagereader.options import Options

@@ -53,6 +53,7 @@ def parsed_chunks(
     """Each file's chunks in reading order, file after file. A partial document is loaded
     with a warning naming what was lost; a failed one is skipped and, after the rest, raised
     in a LoadError with every failed file's error line."""
+    output = (options or Options()).output
     failed: list[str] = []
     for path in paths:
         result = parse(path, options)
@@ -62,7 +63,7 @@ def parsed_chunks(
             continue
         if result.status == "partial":
             logger.warning("%s: partly read: %s", result.source, "; ".join(lines))
-        for chunk in chunks(result):
+        for chunk in chunks(result, output.chunk_tokens, output.chunk_tokenizer):
             yield result, chunk
     if failed:
         raise LoadError(

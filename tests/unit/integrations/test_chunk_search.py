@@ -3,43 +3,40 @@ and full-width forms."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from pagereader.errors import InputError
 from pagereader.integrations.chunk_search import CHUNKS_FILE, list_chunks, search_chunks
+from pagereader.structure.chunks import chunks_jsonl
+from pagereader.types import Chunk, ChunkBox
 
+TEXTS = [
+    ("第 30 條 勞工正常工作時間，每日不得超過八小時。", (1,), ("第三章 工資",), "art-30"),
+    ("Median latency per\nslide fell. Latency again: LATENCY.", (1, 2), (), None),
+    ("雇主不得拒絕。 正常 工作 時間 之修正", (2,), ("第三章 工資",), "art-30"),
+]
 CHUNKS = [
-    {
-        "id": "c1",
-        "text": "第 30 條 勞工正常工作時間，每日不得超過八小時。",
-        "pages": [1],
-        "heading_path": ["第三章 工資"],
-        "article_id": "art-30",
-    },
-    {
-        "id": "c2",
-        "text": "Median latency per\nslide fell. Latency again: LATENCY.",
-        "pages": [1, 2],
-        "heading_path": [],
-        "article_id": None,
-    },
-    {
-        "id": "c3",
-        "text": "雇主不得拒絕。 正常 工作 時間 之修正",
-        "pages": [2],
-        "heading_path": ["第三章 工資"],
-        "article_id": "art-30",
-    },
+    Chunk(
+        id=f"c{n}",
+        text=text,
+        heading_path=path,
+        article_id=article,
+        pages=pages,
+        boxes=tuple(ChunkBox(page=p, bbox=(0.0, 0.0, 10.0, 10.0)) for p in pages),
+        blocks=tuple((p, 0) for p in pages),
+        md_start=0,
+        md_end=len(text),
+        tokens=len(text),
+    )
+    for n, (text, pages, path, article) in enumerate(TEXTS, 1)
 ]
 
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
-    lines = [json.dumps(chunk, ensure_ascii=False) for chunk in CHUNKS]
-    (tmp_path / CHUNKS_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / CHUNKS_FILE).write_text(chunks_jsonl(CHUNKS), encoding="utf-8")
     return tmp_path
 
 
@@ -68,7 +65,7 @@ def test_bad_input_is_named(folder: Path, tmp_path: Path) -> None:
     with pytest.raises(InputError, match="empty"):
         search_chunks("doc", folder, "  ", 10)
     (folder / CHUNKS_FILE).write_text('{"id": "x"}\n', encoding="utf-8")
-    with pytest.raises(InputError, match="line 1 is not a chunk"):
+    with pytest.raises(InputError, match="is not a list of chunks"):
         list_chunks("doc", folder, 0, 5)
     with pytest.raises(InputError, match=f"no {CHUNKS_FILE}"):
         list_chunks("doc", tmp_path / "nowhere", 0, 5)
