@@ -153,6 +153,12 @@ async def test_stdio_paths_outside_the_roots_are_refused(root: Path, tmp_path: P
             await session.call_tool("parse", {"filename": "../x.pdf", "content_base64": "AAAA"})
         )
         assert "plain file name" in bad
+        garbled = error_text(
+            await session.call_tool("parse", {"filename": "x.pdf", "content_base64": "no*base64"})
+        )
+        assert garbled.startswith("Error executing tool parse: x.pdf: the upload is not valid")
+        neither = error_text(await session.call_tool("parse", {}))
+        assert "give either path, or filename and content_base64" in neither
         unknown = error_text(
             await session.call_tool("read_page", {"document": "../out", "page": 1})
         )
@@ -169,6 +175,11 @@ async def test_stdio_limits_cut_markdown_and_refuse_large_files(root: Path, tmp_
         size = (root / "deck.pdf").stat().st_size
         message = error_text(await session.call_tool("parse", {"path": "deck.pdf"}))
         assert "over the limit" in message and f"{size / 1024 / 1024:.1f} MiB" in message
+    pages = len(text_layer_words(root / "deck.pdf"))
+    async with stdio_session(root, tmp_path / "out", "--max-pages", str(pages - 1)) as session:
+        parsed = structured(await session.call_tool("parse", {"path": "deck.pdf"}))
+        assert parsed["status"] == "failed" and parsed["pages"] == 0
+        assert f"{pages} pages, over the limit of {pages - 1} pages" in parsed["errors"][0]
 
 
 def _start_http(root: Path, tmp_path: Path, port: int) -> subprocess.Popen[bytes]:

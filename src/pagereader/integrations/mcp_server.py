@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import uvicorn
@@ -138,9 +139,9 @@ def build_server(workspace: Workspace) -> MCPServer[Any]:
     return server
 
 
-def _read_markdown(folder: Any) -> str:
+def _read_markdown(folder: Path) -> str:
     path = folder / "document.md"
-    return str(path.read_text(encoding="utf-8")) if path.is_file() else ""
+    return path.read_text(encoding="utf-8") if path.is_file() else ""
 
 
 class TokenGuard:
