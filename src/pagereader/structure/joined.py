@@ -143,7 +143,7 @@ def _block_pieces(
         )
         if block.block.kind == "table":
             tables = read_tables(piece_text)
-            piece.table = tables[0] if len(tables) == 1 else None
+            piece.table = compact(tables[0]) if len(tables) == 1 else None
         if block.block.kind == "title":
             piece.title = " ".join(block.text.split())
         pieces.append(piece)
@@ -204,6 +204,25 @@ def _table_runs_on(before: Piece, after: Piece) -> bool:
     a, b = before.segments[-1].box, after.segments[0].box
     wa, wb = a[2] - a[0], b[2] - b[0]
     return abs(wa - wb) <= _WIDTH_TOLERANCE * max(wa, wb, 1.0)
+
+
+def compact(table: Table) -> Table:
+    """The table with the grid columns no cell starts in folded into the one before: a table
+    read as 13 slots of which every cell spans a few is the 4-column table it prints."""
+    starts = sorted({cell.col for cell in table.cells})
+    if len(starts) == table.cols or not starts:
+        return table
+    index = {col: i for i, col in enumerate(starts)}
+    cells = tuple(
+        cell.model_copy(
+            update={
+                "col": index[cell.col],
+                "col_span": max(1, sum(cell.col <= c < cell.col + cell.col_span for c in starts)),
+            }
+        )
+        for cell in table.cells
+    )
+    return table.model_copy(update={"cols": len(starts), "cells": cells})
 
 
 def _row_texts(table: Table, row: int) -> list[str]:
