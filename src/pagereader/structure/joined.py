@@ -68,7 +68,7 @@ class Piece:
 
     def covering(self, start: int, end: int) -> list[Segment]:
         """The segments the text ``[start, end)`` of the piece was read from."""
-        if not all(s.verbatim for s in self.segments):
+        if not self.segments or not all(s.verbatim for s in self.segments):
             return self.segments
         bounds = [s.offset for s in self.segments[1:]] + [len(self.text) + 1]
         inside = zip(self.segments, bounds, strict=True)
