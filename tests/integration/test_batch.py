@@ -24,9 +24,9 @@ from typer.testing import CliRunner
 
 from pagereader.batch import BatchConfig, BatchStats, run_batch
 from pagereader.cli.app import app
-from pagereader.structure.chunks import read_chunks_jsonl
 from pagereader.options import Options
 from pagereader.sources.office import find_soffice
+from pagereader.structure.chunks import read_chunks_jsonl
 
 from fixtures import Fixtures
 from service_process import free_port

@@ -16,6 +16,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageDraw
+from pptx import Presentation
 from typer.testing import CliRunner
 
 from pagereader.cli.app import app
@@ -202,3 +203,23 @@ def test_boxes_hold_the_chunks_text_and_offsets_slice_document_md(
     for page, image in drawn.items():
         image.save(tmp_path / f"chunks-{pdf_path.stem}-{page:03d}.png")
     assert drawn
+
+
+@pytest.mark.libreoffice
+def test_each_slide_is_a_chunk_with_its_notes(tmp_path: Path) -> None:
+    """examples/deck.pptx: one chunk a slide, under the slide's title, holding its speaker
+    notes (both read here with python-pptx)."""
+    deck = Path(__file__).parents[2] / "examples" / "deck.pptx"
+    slides = list(Presentation(str(deck)).slides)
+    result = RUNNER.invoke(app, ["parse", str(deck), "-o", str(tmp_path), "--no-resume"])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "deck" / "chunks.jsonl").read_text(encoding="utf-8")
+    chunks = read_chunks_jsonl(text)
+    assert [c.pages for c in chunks] == [(n,) for n in range(1, len(slides) + 1)]
+    for chunk, slide in zip(chunks, slides, strict=True):
+        title = slide.shapes.title
+        assert title is not None
+        assert chunk.heading_path[:1] == (" ".join(title.text_frame.text.split()),)
+        notes = slide.notes_slide.notes_text_frame.text
+        assert notes and _letters(notes) in _letters(chunk.text)
+        assert [b.page for b in chunk.boxes] == list(chunk.pages)

@@ -13,6 +13,7 @@ import itertools
 from dataclasses import dataclass, replace
 
 from pagereader.render.markdown import markdown_spans, notes_markdown
+from pagereader.structure.headings import heading_text
 from pagereader.structure.numbering import ITEM, opening
 from pagereader.structure.tree import BODY_KINDS, block_parts, carry
 from pagereader.tables import read_tables, table_to_html, table_to_markdown
@@ -55,8 +56,16 @@ class Piece:
     parts: int = 1
     table: Table | None = None
     title: str = ""
+    """A heading's text (a block with a level), as heading paths name it."""
+    heading_path: tuple[str, ...] = ()
+    """The headings open above the piece's first block (structure/headings.py)."""
     part_heading: bool = False  # the heading of a part, chapter or section of a statute
     first_on_page: bool = False
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """The headings the piece sits under, its own heading last when it is one."""
+        return (*self.heading_path, self.title) if self.title else self.heading_path
 
     @property
     def blocks(self) -> list[tuple[int, int]]:
@@ -144,8 +153,9 @@ def _block_pieces(
         if block.block.kind == "table":
             tables = read_tables(piece_text)
             piece.table = compact(tables[0]) if len(tables) == 1 else None
-        if block.block.kind == "title":
-            piece.title = " ".join(block.text.split())
+        if block.level is not None:
+            piece.title = heading_text(block)
+        piece.heading_path = block.heading_path
         pieces.append(piece)
     return pieces
 

@@ -65,7 +65,9 @@ def test_a_long_table_is_cut_at_rows_under_its_header() -> None:
     count = token_counter("o200k_base")
     rows = [("Region", "Units")] + [(f"Region {i}", str(1000 + i)) for i in range(40)]
     cells = tuple(
-        TableCell(row=r, col=c, text=text) for r, row in enumerate(rows) for c, text in enumerate(row)
+        TableCell(row=r, col=c, text=text)
+        for r, row in enumerate(rows)
+        for c, text in enumerate(row)
     )
     table = Table(rows=len(rows), cols=2, cells=cells, header_rows=1)
     for html in (False, True):
