@@ -5,6 +5,7 @@
     VENV/bin/python .ci/smoke.py batch     # with only the batch extra: two files on a local Ray
     VENV/bin/python .ci/smoke.py eval      # with only the eval extra: a two-page set scored
     VENV/bin/python .ci/smoke.py router    # with only the router extra: router-config written
+    VENV/bin/python .ci/smoke.py docling   # with only the docling extra: a parse exported
     VENV/bin/python .ci/smoke.py mcp       # with only the mcp extra: the MCP server over stdio
     VENV/bin/python .ci/smoke.py demo OUT  # the outputs `make demo` wrote into OUT
 
@@ -43,9 +44,10 @@ COMMANDS = [
     "make-evalset",
     "bench",
     "export-evalset",
+    "export-docling",
     "mcp",
 ]
-EXTRAS = ("service", "batch", "eval", "router", "mcp")
+EXTRAS = ("service", "batch", "eval", "router", "docling", "mcp")
 
 
 class SmokeError(Exception):
@@ -132,6 +134,7 @@ def missing_extra_commands(work: Path) -> dict[str, list[list[str]]]:
             ["router-config", "--config", str(EXAMPLES / "configs" / "a100x2.toml"), "-o",
              str(work / "router.yaml")],
         ],
+        "docling": [["export-docling", str(work / "document.json"), "-o", str(work / "d.json")]],
         "mcp": [["mcp", "--root", str(EXAMPLES), "--out", str(work / "mcp")]],
     }
 
@@ -304,6 +307,21 @@ def smoke_router(work: Path) -> None:
     check_absent_extras(work, {"router"})
 
 
+def smoke_docling(work: Path) -> None:
+    out = work / "parsed"
+    expect_ok(run("parse", str(EXAMPLES / "deck.pdf"), "-o", str(out)), "pagereader parse")
+    target = work / "deck.docling.json"
+    proc = run("export-docling", str(out / "deck" / "document.json"), "-o", str(target))
+    expect_ok(proc, "pagereader export-docling")
+    exported = json.loads(target.read_text(encoding="utf-8"))
+    headers = [t for t in exported.get("texts", []) if t.get("label") == "section_header"]
+    if len(exported.get("pages", {})) != 4 or not headers:
+        raise SmokeError(f"export-docling wrote {len(exported.get('pages', {}))} pages and "
+                         f"{len(headers)} headings for the 4-slide deck")
+    print(f"ok   export-docling: 4 pages, {len(headers)} headings ({proc.stdout.strip()})")
+    check_absent_extras(work, {"docling"})
+
+
 def smoke_mcp(work: Path) -> None:
     """`pagereader mcp` over stdio, driven by the SDK's own client: its tools listed and
     examples/deck.pdf parsed."""
@@ -369,6 +387,7 @@ CHECKS: dict[str, Callable[[Path], None]] = {
     "batch": smoke_batch,
     "eval": smoke_eval,
     "router": smoke_router,
+    "docling": smoke_docling,
     "mcp": smoke_mcp,
 }
 

@@ -12,6 +12,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
 from pagereader.cache import PageCache, file_digest, options_digest
@@ -40,7 +41,7 @@ from pagereader.stages.pictures_doc import document_pictures
 from pagereader.stages.recognize import run_recognize
 from pagereader.stages.state import PageState
 from pagereader.stages.verify import run_verify
-from pagereader.structure.chunks import chunks, chunks_jsonl
+from pagereader.structure.chunks import chunks_file
 from pagereader.timing import PageTimer
 from pagereader.types import DocumentResult, ErrorItem, PageResult
 from pagereader.unicode import clean_model
@@ -352,12 +353,9 @@ def parse(path: str | Path, options: Options | None = None) -> DocumentResult:
 def document_writer(folder: Path, options: Options) -> DocumentWriter:
     """The writer of one document's folder, chunks.jsonl included (cut as ``options.output``
     says)."""
-    output = options.output
-
-    def chunker(result: DocumentResult) -> str:
-        return chunks_jsonl(chunks(result, output.chunk_tokens, output.chunk_tokenizer))
-
-    return DocumentWriter(folder, overlays=output.overlays, chunker=chunker)
+    return DocumentWriter(
+        folder, overlays=options.output.overlays, chunker=partial(chunks_file, options=options)
+    )
 
 
 async def aparse_to_folder(

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from pagereader.options import ChunkTokenizer
+from pagereader.options import ChunkTokenizer, Options
 from pagereader.structure.joined import Piece, document_pieces, union
 from pagereader.structure.sections import Section, document_sections
-from pagereader.structure.split import hard_cut, sentences, table_parts
+from pagereader.structure.split import clauses, hard_cut, sentences, table_parts
 from pagereader.structure.tokens import TokenCounter, token_counter
 from pagereader.types import BBox, Chunk, ChunkBox, DocumentResult
 
@@ -74,6 +74,12 @@ def chunks(
 def chunks_jsonl(items: Iterable[Chunk]) -> str:
     """chunks.jsonl: one chunk a line, as JSON (UTF-8, not escaped)."""
     return "".join(chunk.model_dump_json() + "\n" for chunk in items)
+
+
+def chunks_file(result: DocumentResult, options: Options) -> str:
+    """chunks.jsonl of ``result``, cut as ``options.output`` says (what parse writes)."""
+    output = options.output
+    return chunks_jsonl(chunks(result, output.chunk_tokens, output.chunk_tokenizer))
 
 
 def read_chunks_jsonl(text: str) -> tuple[Chunk, ...]:
@@ -135,8 +141,8 @@ def _section_drafts(section: Section, limit: int, count: TokenCounter) -> list[_
 
 
 def _fitting(atom: _Atom, limit: int, count: TokenCounter) -> list[_Atom]:
-    """An atom in atoms that fit ``limit``: a table by rows, text by sentences (by words when
-    a sentence alone is too long)."""
+    """An atom in atoms that fit ``limit``: a table by rows, text by sentences, a sentence
+    too long by clauses, a clause too long by words (characters in Chinese)."""
     if count(atom.text) <= limit:
         return [atom]
     piece = atom.piece
@@ -145,9 +151,14 @@ def _fitting(atom: _Atom, limit: int, count: TokenCounter) -> list[_Atom]:
         texts = table_parts(piece.table, html, limit, count)
         return [_Atom(text, piece, atom.span) for text in texts]
     spans: list[tuple[int, int]] = []
-    for span in sentences(atom.text):
-        fits = count(atom.text[span[0] : span[1]]) <= limit
-        spans.extend([span] if fits else hard_cut(atom.text, span, limit, count))
+    text = atom.text
+    for sentence in sentences(text):
+        if count(text[sentence[0] : sentence[1]]) <= limit:
+            spans.append(sentence)
+            continue
+        for clause in clauses(text, sentence):
+            fits = count(text[clause[0] : clause[1]]) <= limit
+            spans.extend([clause] if fits else hard_cut(text, clause, limit, count))
     return list(_located(spans, atom))
 
 

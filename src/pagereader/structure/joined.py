@@ -13,6 +13,7 @@ import itertools
 from dataclasses import dataclass, replace
 
 from pagereader.render.markdown import markdown_spans, notes_markdown
+from pagereader.structure.headings import heading_text
 from pagereader.structure.numbering import ITEM, opening
 from pagereader.structure.tree import BODY_KINDS, block_parts, carry
 from pagereader.tables import read_tables, table_to_html, table_to_markdown
@@ -55,8 +56,16 @@ class Piece:
     parts: int = 1
     table: Table | None = None
     title: str = ""
+    """A heading's text (a block with a level), as heading paths name it."""
+    heading_path: tuple[str, ...] = ()
+    """The headings open above the piece's first block (structure/headings.py)."""
     part_heading: bool = False  # the heading of a part, chapter or section of a statute
     first_on_page: bool = False
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """The headings the piece sits under, its own heading last when it is one."""
+        return (*self.heading_path, self.title) if self.title else self.heading_path
 
     @property
     def blocks(self) -> list[tuple[int, int]]:
@@ -68,7 +77,7 @@ class Piece:
 
     def covering(self, start: int, end: int) -> list[Segment]:
         """The segments the text ``[start, end)`` of the piece was read from."""
-        if not all(s.verbatim for s in self.segments):
+        if not self.segments or not all(s.verbatim for s in self.segments):
             return self.segments
         bounds = [s.offset for s in self.segments[1:]] + [len(self.text) + 1]
         inside = zip(self.segments, bounds, strict=True)
@@ -143,9 +152,10 @@ def _block_pieces(
         )
         if block.block.kind == "table":
             tables = read_tables(piece_text)
-            piece.table = tables[0] if len(tables) == 1 else None
-        if block.block.kind == "title":
-            piece.title = " ".join(block.text.split())
+            piece.table = compact(tables[0]) if len(tables) == 1 else None
+        if block.level is not None:
+            piece.title = heading_text(block)
+        piece.heading_path = block.heading_path
         pieces.append(piece)
     return pieces
 
@@ -204,6 +214,25 @@ def _table_runs_on(before: Piece, after: Piece) -> bool:
     a, b = before.segments[-1].box, after.segments[0].box
     wa, wb = a[2] - a[0], b[2] - b[0]
     return abs(wa - wb) <= _WIDTH_TOLERANCE * max(wa, wb, 1.0)
+
+
+def compact(table: Table) -> Table:
+    """The table with the grid columns no cell starts in folded into the one before: a table
+    read as 13 slots of which every cell spans a few is the 4-column table it prints."""
+    starts = sorted({cell.col for cell in table.cells})
+    if len(starts) == table.cols or not starts:
+        return table
+    index = {col: i for i, col in enumerate(starts)}
+    cells = tuple(
+        cell.model_copy(
+            update={
+                "col": index[cell.col],
+                "col_span": max(1, sum(cell.col <= c < cell.col + cell.col_span for c in starts)),
+            }
+        )
+        for cell in table.cells
+    )
+    return table.model_copy(update={"cols": len(starts), "cells": cells})
 
 
 def _row_texts(table: Table, row: int) -> list[str]:

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import re
 
+from pagereader.structure.numbering import citation_spans
 from pagereader.structure.tokens import TokenCounter
 from pagereader.tables import table_to_html, table_to_markdown
+from pagereader.text import is_cjk
 from pagereader.types import Table
 
 _SENTENCE_END = re.compile(r"(?<=[。！？])|(?<=[.!?])(?=\s)|(?<=[.!?][\"”’)）])(?=\s)")
+_CLAUSE_END = re.compile(r"(?<=[，；：、])|(?<=[,;:])(?=\s)")
 _ABBREVIATION = re.compile(
     r"(?:\b(?:Art|Arts|No|Nos|Sec|Secs|Para|Paras|Ch|Vol|pp?|cf|e\.g|i\.e|vs|Mr|Ms|Dr|St)\.)$"
 )
@@ -20,15 +23,24 @@ _ABBREVIATION = re.compile(
 
 def sentences(text: str) -> list[tuple[int, int]]:
     """Spans of ``text``, one a sentence, without the whitespace between them."""
+    return _cut_after(text, (0, len(text)), _SENTENCE_END)
+
+
+def clauses(text: str, span: tuple[int, int]) -> list[tuple[int, int]]:
+    """A sentence (``span`` of ``text``) cut after its commas, semicolons and colons."""
+    return _cut_after(text, span, _CLAUSE_END)
+
+
+def _cut_after(text: str, span: tuple[int, int], pattern: re.Pattern[str]) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
-    start = 0
-    for match in _SENTENCE_END.finditer(text):
+    start, stop = span
+    for match in pattern.finditer(text, start, stop):
         end = match.start()
         if end <= start or _ABBREVIATION.search(text[start:end]):
             continue
         spans.extend(_trimmed(text, start, end))
         start = end
-    spans.extend(_trimmed(text, start, len(text)))
+    spans.extend(_trimmed(text, start, stop))
     return spans
 
 
@@ -40,20 +52,41 @@ def _trimmed(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(start + lead, start + len(piece.rstrip()))]
 
 
+def _units(text: str, start: int, end: int) -> list[int]:
+    """Where a cut may fall inside ``text[start:end]``: before each word of a spaced script
+    and before each character of an unspaced one (Han, kana), never inside an article's
+    number (``第三十二條``, ``Art. 5``)."""
+    cuts = []
+    inside = {i for a, b in citation_spans(text) for i in range(a + 1, b)}
+    for index in range(start + 1, end):
+        if index in inside:
+            continue
+        ch, before = text[index], text[index - 1]
+        if (before.isspace() and not ch.isspace()) or (is_cjk(ch) and not ch.isspace()):
+            cuts.append(index)
+    return cuts
+
+
 def hard_cut(
     text: str, span: tuple[int, int], limit: int, count: TokenCounter
 ) -> list[tuple[int, int]]:
-    """A sentence (``span`` of ``text``) longer than ``limit`` tokens in spans that fit: cut at
-    spaces where there are any, else between characters."""
+    """A sentence (``span`` of ``text``) longer than ``limit`` tokens in spans that fit, cut
+    between words (between characters in Chinese)."""
     start, end = span
-    sentence = text[start:end]
-    pattern = r"\S+\s*" if " " in sentence.strip() else r"(?s)."
     spans: list[tuple[int, int]] = []
     first = start
-    for match in re.finditer(pattern, sentence):
-        if start + match.start() > first and count(text[first : start + match.end()]) > limit:
-            spans.extend(_trimmed(text, first, start + match.start()))
-            first = start + match.start()
+    last_fit = None
+    for cut in [*_units(text, start, end), end]:
+        if count(text[first:cut]) <= limit:
+            last_fit = cut
+            continue
+        if last_fit is not None and last_fit > first:
+            spans.extend(_trimmed(text, first, last_fit))
+            first = last_fit
+        last_fit = cut if count(text[first:cut]) <= limit else None
+        if last_fit is None:  # one word longer than a chunk: a chunk of its own
+            spans.extend(_trimmed(text, first, cut))
+            first = cut
     spans.extend(_trimmed(text, first, end))
     return spans
 
