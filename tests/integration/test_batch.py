@@ -116,8 +116,8 @@ def test_batch_matches_parse(local_ray: None, corpus: Path, parsed: Path, tmp_pa
             parsed / name / "chunks.jsonl"
         ).read_bytes(), name
     long_chunks = read_chunks_jsonl((out / "long" / "chunks.jsonl").read_text(encoding="utf-8"))
-    pages = {page for chunk in long_chunks for page in chunk.pages}
-    assert {1, 7} <= pages <= set(range(1, 8))  # read in three ranges, chunked as one
+    chunk_pages = {page for chunk in long_chunks for page in chunk.pages}
+    assert {1, 7} <= chunk_pages <= set(range(1, 8))  # read in three ranges, chunked as one
 
     rows = _manifest(out)
     assert set(rows) == set(expected)

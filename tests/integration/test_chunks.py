@@ -118,11 +118,13 @@ def test_a_long_article_is_cut_at_sentences_and_keeps_its_id(tmp_path: Path) -> 
     assert "應報當地主管機關備查" in "".join(c.text for c in parts)
 
 
-def test_a_paragraph_over_the_page_break_is_one_paragraph(
-    paragraph_pdf: BrokenParagraph, tmp_path: Path
-) -> None:
-    chunks, _, _ = _parse(paragraph_pdf.path, tmp_path)
-    whole = f"{paragraph_pdf.head} {paragraph_pdf.tail}"
+@pytest.mark.parametrize("lang", ["en", "zh-Hant"])
+def test_a_paragraph_over_the_page_break_is_one_paragraph(lang: str, tmp_path: Path) -> None:
+    """English halves join with a space, Chinese ones without."""
+    paragraph_pdf = write_broken_paragraph(tmp_path / f"paragraph-{lang}.pdf", lang)
+    chunks, _, _ = _parse(paragraph_pdf.path, tmp_path / "out")
+    glue = "" if lang == "zh-Hant" else " "
+    whole = f"{paragraph_pdf.head}{glue}{paragraph_pdf.tail}"
     holding = [c for c in chunks if whole in c.text]
     assert len(holding) == 1, [c.text[-200:] for c in chunks]
     (chunk,) = holding
