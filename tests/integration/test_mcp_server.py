@@ -120,6 +120,9 @@ async def test_stdio_tools_parse_and_pages_match_the_text_layer(root: Path, tmp_
         )
         assert len(listed_chunks["chunks"]) == min(2, listed_chunks["total"])
         every = structured(await session.call_tool("list_chunks", {"document": document}))
+        negative = {"document": document, "offset": 1, "limit": -3}
+        one = structured(await session.call_tool("list_chunks", negative))
+        assert one["chunks"] == every["chunks"][1:2] and one["offset"] == 1
         assert every["total"] >= len(truth) and len(every["chunks"]) == every["total"]
         for phrase in ("Median latency per slide", "年度文件數位化成果", "문서 처리 현황 보고"):
             on = [n for n, words in truth.items() if phrase.split()[0] in words]

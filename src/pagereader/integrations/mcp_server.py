@@ -65,6 +65,10 @@ def build_server(workspace: Workspace) -> MCPServer[Any]:
     server: MCPServer[Any] = MCPServer(name="pagereader", instructions=INSTRUCTIONS)
     limits = workspace.limits
 
+    def count(limit: int | None) -> int:
+        """Chunks one answer holds: ``limit``, within 1 and the server's bound."""
+        return max(1, min(limit or limits.max_results, limits.max_results))
+
     @server.tool()
     async def parse(
         path: str | None = None, filename: str | None = None, content_base64: str | None = None
@@ -119,8 +123,7 @@ def build_server(workspace: Workspace) -> MCPServer[Any]:
 
         async def work() -> ChunkList:
             folder = workspace.folder(document)
-            count = min(limit or limits.max_results, limits.max_results)
-            return await asyncio.to_thread(list_chunks, document, folder, offset, count)
+            return await asyncio.to_thread(list_chunks, document, folder, offset, count(limit))
 
         return await _answer(work)
 
@@ -131,8 +134,7 @@ def build_server(workspace: Workspace) -> MCPServer[Any]:
 
         async def work() -> ChunkList:
             folder = workspace.folder(document)
-            count = min(limit or limits.max_results, limits.max_results)
-            return await asyncio.to_thread(search_chunks, document, folder, query, count)
+            return await asyncio.to_thread(search_chunks, document, folder, query, count(limit))
 
         return await _answer(work)
 
