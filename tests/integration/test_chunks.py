@@ -27,6 +27,7 @@ from fixtures.page_breaks import (
     RUNNING_HEADER,
     BrokenParagraph,
     BrokenTable,
+    write_broken_column,
     write_broken_paragraph,
     write_broken_table,
 )
@@ -133,6 +134,16 @@ def test_a_paragraph_over_the_page_break_is_one_paragraph(lang: str, tmp_path: P
     for chunk in chunks:
         assert RUNNING_HEADER not in chunk.text
         assert not re.search(r"\bPage \d\b", chunk.text)
+
+
+def test_a_paragraph_over_the_column_break_is_one_paragraph(tmp_path: Path) -> None:
+    column = write_broken_column(tmp_path / "columns.pdf")
+    chunks, _, _ = _parse(column.path, tmp_path / "out", "--chunk-tokens", "128")
+    whole = f"{column.head} {column.tail}"
+    (chunk,) = [c for c in chunks if whole in c.text]
+    assert f"\n\n{whole}\n\n" in f"\n\n{chunk.text}\n\n"
+    (box,) = chunk.boxes
+    assert box.bbox[0] < 300 < box.bbox[2], "the box spans both columns"
 
 
 def test_a_table_over_the_page_break_is_one_table(table_pdf: BrokenTable, tmp_path: Path) -> None:
