@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from pagereader.options import ChunkTokenizer, Options
+from pagereader.options import ChunkTokenizer, Options, OutputOptions
 from pagereader.structure.joined import Piece, document_pieces, union
 from pagereader.structure.sections import Section, document_sections
 from pagereader.structure.split import clauses, hard_cut, sentences, table_parts
 from pagereader.structure.tokens import TokenCounter, token_counter
 from pagereader.types import BBox, Chunk, ChunkBox, DocumentResult
 
-DEFAULT_CHUNK_TOKENS = 512
+DEFAULT_CHUNK_TOKENS: int = OutputOptions.model_fields["chunk_tokens"].default
 
 
 @dataclass
