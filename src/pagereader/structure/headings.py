@@ -28,6 +28,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pagereader.layout.block_kinds import body_font_size, is_page_number
 from pagereader.layout.line_text import size_of
 from pagereader.structure.numbering import LEVELS, MAX_HEADING_CHARS, opening
 from pagereader.structure.tree import block_parts
@@ -39,6 +40,12 @@ SIZE_TOLERANCE = 0.12
 FURNITURE = frozenset({"header", "footer"})
 _STATUTE_BODY = frozenset({"text", "list"})
 """Body kinds a statute heading is often read as when set in body type."""
+LARGER = 1.08
+"""A line this much larger than the body type is set apart (a 12 pt heading over 11 pt text);
+the layout calls only 1.25 times the page's body size a title."""
+MAX_SET_APART_CHARS = 100
+_STOPS = ".。!?！？;；,，、"
+"""A line ending so is a sentence or a clause, not a heading (a heading may end in ``)``)."""
 
 _OUTLINE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("section", re.compile(r"^(?:SECTION|Section|§)\s*\d+[A-Za-z]?\b(?![.]\d)")),
@@ -102,7 +109,34 @@ def numbering_style(text: str) -> tuple[str, int] | None:
     return None
 
 
-def heading_parts(result: BlockResult) -> tuple[list[str], bool]:
+def body_size(pages: Sequence[PageResult]) -> float:
+    """The document's body type size from its text layer: the character-weighted median size
+    of its text and list lines (0 when no line knows its size, as on a scan)."""
+    lines = [
+        line
+        for page in pages
+        for b in page.blocks
+        if b.block.kind in _STATUTE_BODY
+        for line in b.block.lines
+        if line.font_size > 0 and line.text.strip()
+    ]
+    return body_font_size(lines)
+
+
+def set_apart(result: BlockResult, body: float) -> bool:
+    """A text block the text layer sets in larger type than the body, on one line of its own,
+    short, with no sentence ending: a heading the layout, judging a page alone, read as text
+    (section headings a size or two above the body)."""
+    lines = [line for line in result.block.lines if line.text.strip()]
+    text = heading_text(result)
+    if result.block.kind != "text" or len(lines) != 1 or body <= 0 or lines[0].font_size <= 0:
+        return False
+    if len(text) > MAX_SET_APART_CHARS or text[-1] in _STOPS or is_page_number(text):
+        return False
+    return lines[0].font_size >= LARGER * body
+
+
+def heading_parts(result: BlockResult, body: float = 0.0) -> tuple[list[str], bool]:
     """The headings a block opens, in order, and whether the block is nothing but headings.
     A title block is one heading. A body block is cut where its lines open headings or
     articles (tree.block_parts: OCR reads a statute's title with its first chapter heading as
@@ -111,7 +145,7 @@ def heading_parts(result: BlockResult) -> tuple[list[str], bool]:
     text = heading_text(result)
     if not text:
         return [], False
-    if result.block.kind == "title":
+    if result.block.kind == "title" or set_apart(result, body):
         return [text], True
     if result.block.kind not in _STATUTE_BODY:
         return [], False
@@ -193,6 +227,7 @@ def with_headings(pages: Sequence[PageResult]) -> list[PageResult]:
     """``pages`` with every heading's ``level`` and every body block's ``heading_path``.
     A deck (every page a slide) starts its outline anew on each slide."""
     deck = bool(pages) and all(is_slide(page) for page in pages)
+    body = body_size(pages)
     outline = Outline()
     first = True
     out: list[PageResult] = []
@@ -204,7 +239,7 @@ def with_headings(pages: Sequence[PageResult]) -> list[PageResult]:
             if result.block.kind in FURNITURE:
                 blocks[index] = _updated(result, None, ())
                 continue
-            texts, whole = heading_parts(result)
+            texts, whole = heading_parts(result, body)
             level = None
             for text in texts:
                 style = style_of(result, text)

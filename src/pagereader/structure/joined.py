@@ -196,7 +196,11 @@ def _broken(before: Piece, after: Piece) -> bool:
     """A paragraph cut by a page or column break: the first half does not end its sentence,
     and the second opens no item, heading or article of its own and goes on as a sentence
     does (a lower-case word in a spaced script; anything after unspaced CJK text)."""
-    if not (_page_break(before, after) or _column_break(before, after)):
+    if (
+        before.title
+        or after.title
+        or not (_page_break(before, after) or _column_break(before, after))
+    ):
         return False
     if ends_sentence(before.text) or ITEM.match(after.text) or opening(after.text):
         return False

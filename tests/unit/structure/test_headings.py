@@ -159,3 +159,29 @@ def test_levels_stop_at_six() -> None:
     pages = with_headings([_page(1, *(_block(i, t, "title") for i, t in enumerate(names)))])
     assert [lv for _, lv, _ in _levels(pages)] == [1, 2, 3, 4, 5, 6, 6]
     assert block_markdown(pages[0].blocks[6]) == "###### (a) G"
+
+
+def test_a_line_set_a_size_above_the_body_is_a_heading() -> None:
+    body = "Word processors changed offices. They spread in the 1980s and never left."
+    pages = with_headings(
+        [
+            _page(
+                1,
+                _block(0, "Pre-Digital Era (19th - Early 20th Century)", size=12.4),
+                _block(1, body, size=11.1),
+                _block(2, "A bigger sentence that ends with a full stop.", size=12.4),
+                _block(3, body, size=11.1),
+                _block(4, "The Modern Era (1990s - Present)", size=12.4),
+                _block(5, "Same size as the body, no heading", size=11.1),
+            )
+        ]
+    )
+    assert [(t, lv) for t, lv, _ in _levels(pages)] == [
+        ("Pre-Digital Era (19th - Early 20th Century)", 1),
+        (body, None),
+        ("A bigger sentence that ends with a full stop.", None),
+        (body, None),
+        ("The Modern Era (1990s - Present)", 1),
+        ("Same size as the body, no heading", None),
+    ]
+    assert block_markdown(pages[0].blocks[4]) == "# The Modern Era (1990s - Present)"
