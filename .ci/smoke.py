@@ -6,6 +6,7 @@
     VENV/bin/python .ci/smoke.py eval      # with only the eval extra: a two-page set scored
     VENV/bin/python .ci/smoke.py router    # with only the router extra: router-config written
     VENV/bin/python .ci/smoke.py docling   # with only the docling extra: a parse exported
+    VENV/bin/python .ci/smoke.py mcp       # with only the mcp extra: the MCP server over stdio
     VENV/bin/python .ci/smoke.py demo OUT  # the outputs `make demo` wrote into OUT
 
 Standard library only (and the base install's own packages), so that it proves what the venv
@@ -44,8 +45,9 @@ COMMANDS = [
     "bench",
     "export-evalset",
     "export-docling",
+    "mcp",
 ]
-EXTRAS = ("service", "batch", "eval", "router", "docling")
+EXTRAS = ("service", "batch", "eval", "router", "docling", "mcp")
 
 
 class SmokeError(Exception):
@@ -133,29 +135,33 @@ def missing_extra_commands(work: Path) -> dict[str, list[list[str]]]:
              str(work / "router.yaml")],
         ],
         "docling": [["export-docling", str(work / "document.json"), "-o", str(work / "d.json")]],
+        "mcp": [["mcp", "--root", str(EXAMPLES), "--out", str(work / "mcp")]],
     }
 
 
-def installed(module: str) -> bool:
-    import importlib.util
+def installed(extra: str) -> bool:
+    """Whether every distribution ``pagereader[extra]`` adds is installed (some arrive with
+    another extra or the base install)."""
+    import re
+    from importlib import metadata
 
-    return importlib.util.find_spec(module) is not None
-
-
-EXTRA_MODULE = {
-    "service": "fastapi",
-    "batch": "ray",
-    "eval": "apted",
-    "router": "yaml",
-    "docling": "docling_core",
-}
+    for requirement in metadata.requires("pagereader") or []:
+        marker = re.search(r"""extra\s*==\s*["']([^"']+)["']""", requirement)
+        if marker is None or marker.group(1) != extra:
+            continue
+        name = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+        try:
+            metadata.version(name.group(1) if name else requirement)
+        except metadata.PackageNotFoundError:
+            return False
+    return True
 
 
 def check_absent_extras(work: Path, present: set[str]) -> None:
     for extra, commands in missing_extra_commands(work).items():
         if extra in present:
             continue
-        if installed(EXTRA_MODULE[extra]):
+        if installed(extra):
             # e.g. pyyaml, which rapidocr requires: the router extra adds nothing to the base
             print(f"ok   {extra}: its libraries arrive with this install; nothing is missing")
             continue
@@ -316,9 +322,92 @@ def smoke_docling(work: Path) -> None:
     check_absent_extras(work, {"docling"})
 
 
+def smoke_mcp(work: Path) -> None:
+    """`pagereader mcp` over stdio, driven by the SDK's own client: its tools listed and
+    examples/deck.pdf parsed."""
+    import anyio
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    expected = (EXAMPLES / "deck.p1.txt").read_text(encoding="utf-8").split()[0]
+    params = StdioServerParameters(
+        command=PAGEREADER, args=["mcp", "--root", str(EXAMPLES), "--out", str(work / "mcp")]
+    )
+
+    async def session() -> tuple[list[str], dict[str, object]]:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            tools = sorted(tool.name for tool in (await client.list_tools()).tools)
+            answer = await client.call_tool("parse", {"path": "deck.pdf"})
+            if answer.is_error:
+                raise SmokeError(f"parse over MCP failed: {answer.content}")
+            return tools, dict(answer.structured_content or {})
+
+    tools, parsed = anyio.run(session)
+    markdown = str(parsed.get("markdown", {}))
+    if "parse" not in tools or parsed.get("status") != "ok" or expected not in markdown:
+        raise SmokeError(f"mcp: tools {tools}, parse answered {str(parsed)[:500]}")
+    print(f"ok   mcp: {len(tools)} tools over stdio, deck.pdf parsed ({parsed['pages']} pages)")
+    smoke_mcp_http(work)
+    check_absent_extras(work, {"mcp"})
+
+
+def smoke_mcp_http(work: Path) -> None:
+    """`pagereader mcp --transport http` with a token file: refused without the token (401),
+    its tools listed through the SDK's client with it."""
+    import urllib.error
+
+    import anyio
+    import httpx2
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    token = uuid.uuid4().hex
+    tokens = work / "mcp-tokens.txt"
+    tokens.write_text(f"smoke:reviewer:{token}\n", encoding="utf-8")
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    process = server("mcp", "--root", str(EXAMPLES), "--out", str(work / "mcp-http"),
+                     "--transport", "http", "--port", str(port), "--token-file", str(tokens),
+                     log=work / "mcp-http.log")
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            if process.poll() is not None:
+                raise SmokeError(f"mcp --transport http exited with {process.returncode}")
+            try:
+                http(url, b"{}", {"Content-Type": "application/json"})
+                raise SmokeError("mcp over HTTP answered a request without a token")
+            except urllib.error.HTTPError as refused:
+                if refused.code != 401:
+                    raise SmokeError(f"mcp over HTTP without a token: {refused.code}") from None
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise SmokeError(f"{url} did not answer within 120 s") from None
+                time.sleep(0.5)
+
+        async def listed() -> list[str]:
+            headers = {"Authorization": f"Bearer {token}"}
+            async with (
+                httpx2.AsyncClient(headers=headers, timeout=60) as client,
+                streamable_http_client(url, http_client=client) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                return sorted(tool.name for tool in (await session.list_tools()).tools)
+
+        tools = anyio.run(listed)
+        if "parse" not in tools:
+            raise SmokeError(f"mcp over HTTP listed {tools}")
+        print(f"ok   mcp over HTTP: 401 without the token, {len(tools)} tools with it")
+    finally:
+        stop(process)
+
+
 def smoke_demo(out: Path) -> None:
     """Every example has its folder (found by the source its document.json names) with the
-    four outputs, status ok, and one overlay per page."""
+    five outputs, status ok, one overlay per page, and chunks on its pages."""
     examples = sorted(p.name for p in EXAMPLES.iterdir() if p.suffix in (".pdf", ".png", ".pptx"))
     if shutil.which("soffice") is None and shutil.which("libreoffice") is None:
         examples = [name for name in examples if not name.endswith(".pptx")]
@@ -330,7 +419,7 @@ def smoke_demo(out: Path) -> None:
         folder = folders.get(example)
         if folder is None:
             raise SmokeError(f"make demo wrote no folder for {example} in {out}")
-        for name in ("document.md", "document.json", "timings.json", "review.md"):
+        for name in ("document.md", "document.json", "timings.json", "review.md", "chunks.jsonl"):
             if not (folder / name).is_file() or (folder / name).stat().st_size == 0:
                 raise SmokeError(f"make demo wrote no {folder / name}")
         document = json.loads((folder / "document.json").read_text(encoding="utf-8"))
@@ -343,7 +432,11 @@ def smoke_demo(out: Path) -> None:
         stages = json.loads((folder / "timings.json").read_text(encoding="utf-8"))
         if not stages:
             raise SmokeError(f"{example}: empty timings.json")
-        print(f"ok   demo: {example} -> {folder.name}/ ({len(pages)} pages, overlays, timings)")
+        lines = (folder / "chunks.jsonl").read_text(encoding="utf-8").splitlines()
+        on = {page for line in lines for page in json.loads(line)["pages"]}
+        if not on or not on <= {page["index"] for page in pages}:
+            raise SmokeError(f"{example}: chunks.jsonl on pages {sorted(on)}")
+        print(f"ok   demo: {example} -> {folder.name}/ ({len(pages)} pages, {len(lines)} chunks)")
 
 
 CHECKS: dict[str, Callable[[Path], None]] = {
@@ -353,6 +446,7 @@ CHECKS: dict[str, Callable[[Path], None]] = {
     "eval": smoke_eval,
     "router": smoke_router,
     "docling": smoke_docling,
+    "mcp": smoke_mcp,
 }
 
 
