@@ -125,3 +125,11 @@ def test_an_article_number_wrapped_across_lines_is_one_token() -> None:
     answer = "使勞工於第三十六條所定休息日工作"
     assert critical_tokens(reference, PATTERNS) == critical_tokens(answer, PATTERNS)
     assert "第三十六條" in critical_tokens(reference, PATTERNS)
+
+
+def test_korean_may_read_as_may_not_is_a_modal_change() -> None:
+    """할 수 있다 ("may") and 할 수 없다 ("may not") differ in one syllable: the change is named
+    as a modal change, not only as a modal word gone."""
+    answer = KO.replace("하여야 한다", "할 수 없다")
+    result = compare_critical(answer, KO, PATTERNS)
+    assert result.changes == ("하여야한다->할수없다",)
