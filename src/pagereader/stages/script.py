@@ -203,7 +203,8 @@ def script_from_reading(
 
 def upright_and_script(page: RenderedPage, options: RapidOCREngineOptions | None = None) -> Upright:
     """For a scan: the page turned upright when the evidence is strong, its script, and the
-    line detection of the page as it finally stands."""
+    line detection of the page as it finally stands (None for a page turned a quarter: the
+    layout detects it at its own size)."""
     return orient(page, detect(page.image, options), options)
 
 
@@ -218,11 +219,21 @@ def orient(
     probe = HangulProbe(crops)
     ahead, turned = read_both_ways(crops, vertical, options, upright=probe.korean)
     angle, evidence = choose_turn(vertical, ahead, turned)
-    if angle:
+    kept: Detection | None = detection
+    if angle == 180:
         page = turn_page(page, angle)
-        detection = detect(page.image, options)
-        crops = sample_crops(page.image, detection)
-        reading = turned if angle in (180, 270) else ahead
+        kept = detect(page.image, options)
+        crops = sample_crops(page.image, kept)
+        reading = turned
+    elif angle:
+        # A sideways page's type size was measured across its lines, so its detection size
+        # is no guide: the layout detects the turned page at its own size. The sampled lines,
+        # already laid flat, are the turned page's lines for the script.
+        page = turn_page(page, angle)
+        kept = None
+        reading = turned if angle == 270 else ahead
+        if angle == 270:
+            crops = [np.ascontiguousarray(np.rot90(c, 2)) for c in crops]
     else:
         reading = ahead
         if vertical:
@@ -231,4 +242,4 @@ def orient(
     orientation = (
         f"; page turned {angle} degrees ({evidence})" if angle else f"; upright ({evidence})"
     )
-    return Upright(page, script, why + orientation, angle, detection)
+    return Upright(page, script, why + orientation, angle, kept)
