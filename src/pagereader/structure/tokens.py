@@ -32,4 +32,3 @@ def token_counter(name: ChunkTokenizer = "o200k_base") -> TokenCounter:
 
             _COUNTERS[name] = count
         return _COUNTERS[name]
-
