@@ -76,7 +76,8 @@ def test_short_clean_text_layers_are_read_and_no_page_with_text_is_empty(tmp_pat
     for page, word in zip(pages, words, strict=True):
         text = "".join(block["text"] or "" for block in page["blocks"])
         assert text.strip() == word, (word, page["decision"]["reasons"])
-        assert page["markdown"].strip() == word
+        # the section divider's word is set bold at over three times the other pages' size
+        assert page["markdown"].strip() == ("# Q&A" if word == "Q&A" else word)
     assert pages[0]["decision"]["page_class"] == "digital"
     assert "short but clean" in pages[0]["decision"]["reasons"][0]
     # the white word over a page picture goes to OCR, which reads nothing: the layer wins

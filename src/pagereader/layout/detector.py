@@ -3,11 +3,11 @@
 Its boxes are rough and its labels not to be trusted alone (it calls Korean body text
 "reference"); regions.py reconciles them with OCR line boxes.
 
-It runs on the runtime the embedded OCR runs on (``backend``: OpenVINO in bf16 where the CPU has
-it, else onnxruntime) with one thread: the layout stage runs it beside the reading of the page's
-lines, which keeps the other core busy, and a second thread only adds CPU seconds (on a page of
-real_legal: 0.35 CPU s on onnxruntime with two spinning threads, 0.19 with one, 0.07 on
-OpenVINO with one; the same boxes within a pixel).
+It runs on onnxruntime with one thread: the layout stage runs it beside the reading of the
+page's lines, which keeps the other core busy, and a second thread only adds CPU seconds (on a
+page of real_legal: 0.35 CPU s with two spinning threads, 0.19 with one). OpenVINO in bf16
+takes 0.07, but its rounding moves region edges enough to cut a paragraph of a scan in two
+where a line overlaps the next, so the layout keeps f32 arithmetic.
 """
 
 from __future__ import annotations
@@ -29,6 +29,9 @@ _MAX_SIDE = 3072
 _LOCK = threading.Lock()
 
 
+LAYOUT_BACKEND = "onnxruntime"
+"""The runtime of the layout model (see the module's docstring)."""
+
 _THREADS = {"onnxruntime": "intra_op_num_threads", "openvino": "inference_num_threads"}
 """Each runtime's name for the threads of one call (one, see the module's docstring)."""
 
@@ -48,14 +51,14 @@ def _model(backend: str) -> Any:
     return _MODELS[backend]
 
 
-def load_model(backend: str = "onnxruntime") -> None:
+def load_model(backend: str = LAYOUT_BACKEND) -> None:
     """Load the layout model now rather than at its first page."""
     with _LOCK:
         _model(backend)
 
 
 def detect_regions(
-    image: Image.Image, backend: str = "onnxruntime"
+    image: Image.Image, backend: str = LAYOUT_BACKEND
 ) -> list[tuple[str, BBox, float]]:
     """(label, bbox in the image's pixels, score) for each region the model finds.
 
