@@ -5,6 +5,7 @@
     VENV/bin/python .ci/smoke.py batch     # with only the batch extra: two files on a local Ray
     VENV/bin/python .ci/smoke.py eval      # with only the eval extra: a two-page set scored
     VENV/bin/python .ci/smoke.py router    # with only the router extra: router-config written
+    VENV/bin/python .ci/smoke.py docling   # with only the docling extra: a parse exported
     VENV/bin/python .ci/smoke.py demo OUT  # the outputs `make demo` wrote into OUT
 
 Standard library only (and the base install's own packages), so that it proves what the venv
@@ -42,8 +43,9 @@ COMMANDS = [
     "make-evalset",
     "bench",
     "export-evalset",
+    "export-docling",
 ]
-EXTRAS = ("service", "batch", "eval", "router")
+EXTRAS = ("service", "batch", "eval", "router", "docling")
 
 
 class SmokeError(Exception):
@@ -130,6 +132,7 @@ def missing_extra_commands(work: Path) -> dict[str, list[list[str]]]:
             ["router-config", "--config", str(EXAMPLES / "configs" / "a100x2.toml"), "-o",
              str(work / "router.yaml")],
         ],
+        "docling": [["export-docling", str(work / "document.json"), "-o", str(work / "d.json")]],
     }
 
 
@@ -139,7 +142,13 @@ def installed(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
-EXTRA_MODULE = {"service": "fastapi", "batch": "ray", "eval": "apted", "router": "yaml"}
+EXTRA_MODULE = {
+    "service": "fastapi",
+    "batch": "ray",
+    "eval": "apted",
+    "router": "yaml",
+    "docling": "docling_core",
+}
 
 
 def check_absent_extras(work: Path, present: set[str]) -> None:
@@ -292,6 +301,21 @@ def smoke_router(work: Path) -> None:
     check_absent_extras(work, {"router"})
 
 
+def smoke_docling(work: Path) -> None:
+    out = work / "parsed"
+    expect_ok(run("parse", str(EXAMPLES / "deck.pdf"), "-o", str(out)), "pagereader parse")
+    target = work / "deck.docling.json"
+    proc = run("export-docling", str(out / "deck" / "document.json"), "-o", str(target))
+    expect_ok(proc, "pagereader export-docling")
+    exported = json.loads(target.read_text(encoding="utf-8"))
+    headers = [t for t in exported.get("texts", []) if t.get("label") == "section_header"]
+    if len(exported.get("pages", {})) != 4 or not headers:
+        raise SmokeError(f"export-docling wrote {len(exported.get('pages', {}))} pages and "
+                         f"{len(headers)} headings for the 4-slide deck")
+    print(f"ok   export-docling: 4 pages, {len(headers)} headings ({proc.stdout.strip()})")
+    check_absent_extras(work, {"docling"})
+
+
 def smoke_demo(out: Path) -> None:
     """Every example has its folder (found by the source its document.json names) with the
     four outputs, status ok, and one overlay per page."""
@@ -328,6 +352,7 @@ CHECKS: dict[str, Callable[[Path], None]] = {
     "batch": smoke_batch,
     "eval": smoke_eval,
     "router": smoke_router,
+    "docling": smoke_docling,
 }
 
 

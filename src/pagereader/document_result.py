@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pagereader.options import Options
 from pagereader.render.json import SCHEMA_VERSION
-from pagereader.render.markdown import document_markdown
+from pagereader.render.markdown import document_markdown, page_markdown
+from pagereader.structure.headings import with_headings
 from pagereader.structure.tree import build_structure
 from pagereader.types import DocumentResult, ErrorItem, PageResult, Status
 from pagereader.unicode import clean_model
@@ -63,7 +64,9 @@ def document_result(
     warnings: tuple[str, ...] = (),
 ) -> DocumentResult:
     """A document from its pages in page order; also merges the page ranges of one document
-    that were read apart."""
+    that were read apart. Its headings get their levels here, where the whole document is
+    known, and a page whose blocks change has its Markdown written anew."""
+    pages = _with_headings(pages, options.verify.mark_review)
     result = DocumentResult(
         schema_version=SCHEMA_VERSION,
         source=file,
@@ -76,3 +79,13 @@ def document_result(
         structure=build_structure(pages),
     )
     return clean_model(result)[0]  # a file name not in UTF-8 (the pages are clean already)
+
+
+def _with_headings(pages: list[PageResult], mark_review: bool) -> list[PageResult]:
+    out = []
+    for before, after in zip(pages, with_headings(pages), strict=True):
+        if after.blocks != before.blocks and after.markdown:
+            markdown = page_markdown(after.blocks, after.notes, mark_review)
+            after = after.model_copy(update={"markdown": markdown})
+        out.append(after)
+    return out

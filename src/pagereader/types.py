@@ -202,6 +202,11 @@ class BlockResult(Frozen):
     finish_reason: str | None = None
     attempts: tuple[Attempt, ...] = ()
     verdict: Verdict = Field(default_factory=Verdict)
+    level: int | None = Field(default=None, ge=1, le=6)
+    """A heading's level, 1 (outermost) to 6; None for a block that is no heading."""
+    heading_path: tuple[str, ...] = ()
+    """Texts of the headings open above the block, outermost first (a heading's own text is
+    not in its path); empty for running headers and footers."""
 
 
 class ErrorItem(Frozen):

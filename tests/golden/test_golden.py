@@ -55,6 +55,8 @@ def stable_view(result: DocumentResult) -> dict[str, Any]:
                         "text": b.text,
                         "html": b.html,
                         "verdict": b.verdict.outcome,
+                        "level": b.level,
+                        "heading_path": list(b.heading_path),
                     }
                     for b in page.blocks
                     if b.block.kind != "figure"

@@ -9,6 +9,7 @@ from pagereader.cli import plan
 from pagereader.cli.batch import batch_command
 from pagereader.cli.bench import bench_command
 from pagereader.cli.eval import eval_command, make_evalset_command
+from pagereader.cli.export_docling import export_docling_command
 from pagereader.cli.export_evalset import export_evalset_command
 from pagereader.cli.messages import one_line_errors
 from pagereader.cli.parse import parse_command
@@ -36,6 +37,7 @@ app.command("eval")(one_line_errors(eval_command))
 app.command("make-evalset")(one_line_errors(make_evalset_command))
 app.command("bench")(one_line_errors(bench_command))
 app.command("export-evalset")(one_line_errors(export_evalset_command))
+app.command("export-docling")(one_line_errors(export_docling_command))
 
 
 def main() -> None:

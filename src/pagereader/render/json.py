@@ -8,9 +8,10 @@ from typing import Any
 
 from pagereader.types import DocumentResult
 
-SCHEMA_VERSION = "2.0"
+SCHEMA_VERSION = "2.1"
 """2.0: a block's verdict says how it ended as `outcome` (1.0 called it `action`); the document
-has a `structure` (headings and articles)."""
+has a `structure` (headings and articles). 2.1: a heading block has a `level` (1..6) and every
+block a `heading_path`."""
 
 
 def document_json(result: DocumentResult) -> dict[str, Any]:

@@ -20,6 +20,8 @@ _BULLET = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶‣⁃∙·\-\*�
 _NUMBERED = re.compile(r"^\s*(\d+[.)]|\(\w\)|[a-z][.)]|[一二三四五六七八九十]+、|[가-하][.)])\s*")
 
 
+DEFAULT_TITLE_LEVEL = 2
+"""A title's level before the document's headings are known (a page read on its own)."""
 DESCRIBED_SOURCES = frozenset({"pptx-picture", "pptx-object"})
 """Figure sources whose text is the alt text of the picture (a deck's pictures are not OCRed)."""
 _BULLET_GLYPH = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶‣⁃∙·]\s*")
@@ -50,8 +52,9 @@ def block_markdown(result: BlockResult) -> str:
         text = escape_html(text)
     if kind in ("header", "footer"):
         return ""
-    if kind == "title":
-        return f"## {' '.join(text.split())}" if text else ""
+    if kind == "title" or (result.level is not None and kind in ("text", "list")):
+        marks = "#" * (result.level or DEFAULT_TITLE_LEVEL)
+        return f"{marks} {' '.join(text.split())}" if text else ""
     if kind == "list":
         return "\n".join(_list_item(line) for line in text.splitlines() if line.strip())
     if kind == "table":

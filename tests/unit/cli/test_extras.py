@@ -18,7 +18,7 @@ from pagereader.cli.app import app
 
 REPO = Path(__file__).resolve().parents[3]
 
-OPTIONAL = ("matplotlib", "reportlab", "apted", "fuzzysearch", "yaml")
+OPTIONAL = ("matplotlib", "reportlab", "apted", "fuzzysearch", "yaml", "docling_core")
 
 
 def _python(code: str) -> subprocess.CompletedProcess[str]:
@@ -56,13 +56,23 @@ def test_a_missing_extra_is_named_in_one_line() -> None:
         "main()\n"
     )
     assert router.returncode == 1 and "pip install 'pagereader[router]'" in router.stderr
+    docling = _python(
+        "import sys\n"
+        "sys.modules['docling_core'] = None\n"
+        "sys.argv = ['pagereader', 'export-docling', 'document.json', '-o', 'out.json']\n"
+        "from pagereader.cli.app import main\n"
+        "main()\n"
+    )
+    lines = docling.stderr.strip().splitlines()
+    assert docling.returncode == 1 and len(lines) == 1, docling.stderr
+    assert "pip install 'pagereader[docling]'" in lines[0]
 
 
 def _names(requirements: list[str]) -> list[str]:
     return [re.split(r"[<>=;\[ ]", r, maxsplit=1)[0] for r in requirements]
 
 
-@pytest.mark.parametrize("extra", ["eval", "router", "service", "batch"])
+@pytest.mark.parametrize("extra", ["eval", "router", "service", "batch", "docling"])
 def test_requirements_are_pyprojects(extra: str) -> None:
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
     listed = _names(pyproject["project"]["optional-dependencies"][extra])
