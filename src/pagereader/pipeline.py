@@ -12,6 +12,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
 from pagereader.cache import PageCache, file_digest, options_digest
@@ -24,6 +25,7 @@ from pagereader.options import Options
 from pagereader.page_digest import layer_digest, raster_digest
 from pagereader.render.json import SCHEMA_VERSION
 from pagereader.render.markdown import page_markdown
+from pagereader.render.overlay import overlay_scale
 from pagereader.render.writer import DocumentWriter
 from pagereader.runtime import PageLookup, Runtime, SharedPage
 from pagereader.sources import InflateLimits, SourceDocument, open_source
@@ -39,6 +41,7 @@ from pagereader.stages.pictures_doc import document_pictures
 from pagereader.stages.recognize import run_recognize
 from pagereader.stages.state import PageState
 from pagereader.stages.verify import run_verify
+from pagereader.structure.chunks import chunks_file
 from pagereader.timing import PageTimer
 from pagereader.types import DocumentResult, ErrorItem, PageResult
 from pagereader.unicode import clean_model
@@ -98,6 +101,7 @@ def _reuse(
         "duplicate_of": earlier.duplicate_of or earlier.index,
         "timings": timer.result(),
         "slide": rendered.native.info if rendered.native is not None else None,
+        "overlay_scale": overlay_scale(rendered.image.width, rendered.scale),
     }
     if shared is not None:
         update |= {"duplicate_of": shared.page, "duplicate_of_source": shared.source}
@@ -346,6 +350,14 @@ def parse(path: str | Path, options: Options | None = None) -> DocumentResult:
         return pool.submit(lambda: asyncio.run(aparse(path, options))).result()
 
 
+def document_writer(folder: Path, options: Options) -> DocumentWriter:
+    """The writer of one document's folder, chunks.jsonl included (cut as ``options.output``
+    says)."""
+    return DocumentWriter(
+        folder, overlays=options.output.overlays, chunker=partial(chunks_file, options=options)
+    )
+
+
 async def aparse_to_folder(
     path: str | Path,
     folder: Path,
@@ -357,7 +369,7 @@ async def aparse_to_folder(
     its overlay, also one served from the cache. Returns the document as its document.json
     records it (an output not written is an error there: ``partial``); raises OutputError
     when the folder or document.json cannot be written. ``name``: as for :func:`aparse`."""
-    writer = DocumentWriter(folder, overlays=ctx.options.output.overlays)
+    writer = document_writer(folder, ctx.options)
 
     def on_page(result: PageResult, rendered: RenderedPage | None) -> None:
         if rendered is not None:

@@ -295,6 +295,9 @@ class PageResult(Frozen):
     warnings: tuple[str, ...] = ()
     timings: StageTimes | None = None
     slide: SlideInfo | None = None
+    overlay_scale: float | None = None
+    """Pixels of the page's overlay (pages/NNN.png) per page unit: a block's bbox times this is
+    where the overlay draws it; None when the page was not rendered."""
 
 
 NodeKind = Literal[
@@ -337,6 +340,39 @@ class StructureNode(Frozen):
     ``under Article 5``), in the order first referred to; an article the document does not
     hold is not listed."""
     children: tuple[StructureNode, ...] = ()
+
+
+class ChunkBox(Frozen):
+    """Where a chunk lies on one of its pages: ``bbox`` in page units (PDF points), and
+    ``pixel_bbox`` in the pixels of that page's overlay (pages/NNN.png; None when the page has
+    no raster)."""
+
+    page: int
+    bbox: BBox
+    pixel_bbox: BBox | None = None
+
+
+class Chunk(Frozen):
+    """A piece of a document for a search index, with where it came from.
+
+    ``id`` is stable across runs of the same document and options (``c0001``); ``text`` is
+    Markdown; ``heading_path`` the headings it sits under, outermost first; ``article_id`` the
+    structure tree's article it belongs to (``art-32``); ``pages`` the page numbers of
+    document.json; ``boxes`` one per page; ``blocks`` (page, block order) pairs as in
+    :class:`StructureNode`; ``md_start``/``md_end`` the span of document.md it was read from
+    (page-break comments and running headers inside it are not the chunk's text); ``tokens``
+    its length in the configured tokenizer's tokens."""
+
+    id: str
+    text: str
+    heading_path: tuple[str, ...] = ()
+    article_id: str | None = None
+    pages: tuple[int, ...]
+    boxes: tuple[ChunkBox, ...]
+    blocks: tuple[tuple[int, int], ...]
+    md_start: int
+    md_end: int
+    tokens: int
 
 
 class DocumentResult(Frozen):

@@ -26,6 +26,7 @@ from pagereader.batch import BatchConfig, BatchStats, run_batch
 from pagereader.cli.app import app
 from pagereader.options import Options
 from pagereader.sources.office import find_soffice
+from pagereader.structure.chunks import read_chunks_jsonl
 
 from fixtures import Fixtures
 from service_process import free_port
@@ -110,6 +111,13 @@ def test_batch_matches_parse(local_ray: None, corpus: Path, parsed: Path, tmp_pa
         p.name for p in (parsed / "long" / "pages").iterdir()
     )
     assert json.loads((out / "long" / "timings.json").read_text(encoding="utf-8"))
+    for name in expected:  # chunks.jsonl beside each document.md, as parse writes it
+        assert (out / name / "chunks.jsonl").read_bytes() == (
+            parsed / name / "chunks.jsonl"
+        ).read_bytes(), name
+    long_chunks = read_chunks_jsonl((out / "long" / "chunks.jsonl").read_text(encoding="utf-8"))
+    chunk_pages = {page for chunk in long_chunks for page in chunk.pages}
+    assert {1, 7} <= chunk_pages <= set(range(1, 8))  # read in three ranges, chunked as one
 
     rows = _manifest(out)
     assert set(rows) == set(expected)

@@ -177,6 +177,11 @@ def test_review_roles_provenance_restart_evalset_metrics(
             assert admin.delete(f"/v1/jobs/{job_id}/reviews/{extra['id']}").status_code == 200
             markdown = reader.get(f"/v1/jobs/{job_id}/document.md").text
             assert RIGHT in markdown and WRONG not in markdown and "[unclear]" not in markdown
+            chunks = reader.get(f"/v1/jobs/{job_id}/chunks").json()["chunks"]
+            text = "\n".join(chunk["text"] for chunk in chunks)  # cut anew from the correction
+            assert RIGHT in text and WRONG not in text
+            for chunk in chunks:
+                assert chunk["text"][:6] in markdown[chunk["md_start"] : chunk["md_end"]]
 
         # a restart on the same folder: decisions, trail and outputs survive
         with review_service(data, vlm) as url:

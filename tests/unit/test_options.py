@@ -94,3 +94,15 @@ def test_typos_in_task_and_language_keys_are_config_errors(tmp_path: Path) -> No
         config.write_text(body, encoding="utf-8")
         with pytest.raises(ConfigError, match=field):
             resolve_options(config)
+
+
+def test_chunk_settings_come_from_the_config(tmp_path: Path) -> None:
+    path = tmp_path / "chunks.toml"
+    path.write_text('[output]\nchunk_tokens = 256\nchunk_tokenizer = "cl100k_base"\n')
+    output = load_config(path).output
+    assert (output.chunk_tokens, output.chunk_tokenizer) == (256, "cl100k_base")
+    assert Options().output.chunk_tokens == 512
+    for bad in ("chunk_tokens = 4", 'chunk_tokenizer = "gpt2"'):
+        path.write_text(f"[output]\n{bad}\n")
+        with pytest.raises(ConfigError, match=bad.split(" ")[0]):
+            load_config(path)

@@ -30,8 +30,13 @@ from pagereader.errors import InputError, PagereaderError
 from pagereader.heap import bound_heap
 from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.page_store import Row
-from pagereader.pipeline import aparse, aparse_to_folder, load_embedded_models, make_context
-from pagereader.render.writer import DocumentWriter
+from pagereader.pipeline import (
+    aparse,
+    aparse_to_folder,
+    document_writer,
+    load_embedded_models,
+    make_context,
+)
 from pagereader.runtime import Runtime
 from pagereader.sources import InflateLimits, open_source
 from pagereader.sources.base import RenderedPage
@@ -223,7 +228,7 @@ class DocumentWorker:
         )
         folder = Path(tempfile.mkdtemp(prefix="pagereader-range-"))
         try:
-            writer = DocumentWriter(folder, overlays=self.options.output.overlays)
+            writer = document_writer(folder, self.options)
 
             def on_page(page: PageResult, rendered: RenderedPage | None) -> None:
                 if rendered is not None:
@@ -259,7 +264,7 @@ class DocumentWorker:
         wall = max(part.ended for part in ranges) - min(part.started for part in ranges)
         staging = self.destination.staging(name)
         try:
-            writer = DocumentWriter(staging, overlays=self.options.output.overlays)
+            writer = document_writer(staging, self.options)
             for part in ranges:
                 for index, data in part.overlays.items():
                     path = writer.overlay_path(index)

@@ -17,7 +17,13 @@ if TYPE_CHECKING:
     from pagereader.options import Options
 
 
-def _options(config: Path | None, dpi: int | None, lang: str | None, overlays: bool) -> Options:
+def _options(
+    config: Path | None,
+    dpi: int | None,
+    lang: str | None,
+    overlays: bool,
+    chunk_tokens: int | None = None,
+) -> Options:
     """The options as ``parse`` reads them: environment, config, then these flags (a bad flag
     is one line naming it, as there)."""
     from pagereader.config_file import OptionPath
@@ -27,6 +33,7 @@ def _options(config: Path | None, dpi: int | None, lang: str | None, overlays: b
         ("render", "dpi"): dpi,
         ("lang",): lang,
         ("output", "overlays"): overlays,
+        ("output", "chunk_tokens"): chunk_tokens,
     }
     with reading_options():
         return resolve_options(config, flags)
@@ -65,6 +72,10 @@ def batch_command(
     dpi: Annotated[int | None, typer.Option(help="render resolution for PDF pages")] = None,
     lang: Annotated[str | None, typer.Option(help="override script detection")] = None,
     overlays: Annotated[bool, typer.Option(help="write page overlays")] = True,
+    chunk_tokens: Annotated[
+        int | None,
+        typer.Option(min=16, max=65536, help="the most tokens a chunk of chunks.jsonl holds"),
+    ] = None,
     resume: Annotated[
         bool, typer.Option(help="skip documents complete with the same options")
     ] = True,
@@ -84,7 +95,7 @@ def batch_command(
         from pagereader.batch import BatchConfig, BatchStats, run_batch
         from pagereader.batch.cluster import connect, disconnect
         from pagereader.batch.inputs import is_uri
-    options = _options(config, dpi, lang, overlays)
+    options = _options(config, dpi, lang, overlays, chunk_tokens)
     if not is_uri(out):  # before Ray starts, not after
         probe_folder(Path(out) / BATCH_DIR, output_hint("--out"))
     batch_config = BatchConfig(

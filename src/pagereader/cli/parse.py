@@ -201,6 +201,10 @@ def parse_command(
     overlays: Annotated[
         bool | None, typer.Option("--overlays/--no-overlays", help="write page overlays")
     ] = None,
+    chunk_tokens: Annotated[
+        int | None,
+        typer.Option(min=16, max=65536, help="the most tokens a chunk of chunks.jsonl holds"),
+    ] = None,
     resume: Annotated[bool, typer.Option(help="reuse pages finished by an earlier run")] = True,
     jobs: Annotated[int, typer.Option(min=1, max=64, help="documents parsed at once")] = 1,
     reuse_pages: Annotated[
@@ -208,8 +212,8 @@ def parse_command(
     ] = True,
     debug: Annotated[bool, typer.Option(help="show tracebacks and debug logs")] = False,
 ) -> None:
-    """Parse documents into OUT/NAME/document.md, document.json, pages/ and timings.json;
-    NAME is the file's stem, made unique within the run (see the summary)."""
+    """Parse documents into OUT/NAME/document.md, document.json, chunks.jsonl, pages/ and
+    timings.json; NAME is the file's stem, made unique within the run (see the summary)."""
     from pagereader.render.names import output_names
     from pagereader.settings import resolve_options
 
@@ -220,6 +224,7 @@ def parse_command(
         ("password",): password,
         ("lang",): lang,
         ("output", "overlays"): overlays,
+        ("output", "chunk_tokens"): chunk_tokens,
     }
     with reading_options():
         options = resolve_options(config, flags)

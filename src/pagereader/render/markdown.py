@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from pagereader.render.md_escape import escape_html
 from pagereader.render.review import review_marker
 from pagereader.tables import html_to_table
-from pagereader.types import BlockResult, PageResult
+from pagereader.types import BlockResult, DocumentResult, PageResult
 
 _BULLET = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶‣⁃∙·\-\*–—]\s*")
 _NUMBERED = re.compile(r"^\s*(\d+[.)]|\(\w\)|[a-z][.)]|[一二三四五六七八九十]+、|[가-하][.)])\s*")
@@ -71,6 +72,14 @@ def block_markdown(result: BlockResult) -> str:
     return _bulleted(text)
 
 
+def notes_markdown(notes: str) -> str:
+    """A slide's speaker notes as a quoted block after its content; empty without notes."""
+    if not notes.strip():
+        return ""
+    quoted = "\n".join(f"> {line}" if line else ">" for line in notes.strip().splitlines())
+    return f"> **Notes**\n>\n{quoted}"
+
+
 def page_markdown(
     results: Sequence[BlockResult], notes: str = "", mark_review: bool = False
 ) -> str:
@@ -85,8 +94,7 @@ def page_markdown(
         marker = review_marker(result) if mark_review else ""
         parts.append(f"{marker}\n{text}" if marker else text)
     if notes.strip():
-        quoted = "\n".join(f"> {line}" if line else ">" for line in notes.strip().splitlines())
-        parts.append(f"> **Notes**\n>\n{quoted}")
+        parts.append(notes_markdown(notes))
     return "\n\n".join(parts)
 
 
@@ -101,6 +109,44 @@ def document_markdown(pages: Sequence[PageResult], page_breaks: bool = True) -> 
             body = f"<!-- page {page.index} could not be read: {reason} -->"
         chunks.append(head + body)
     return "\n\n".join(chunks).strip() + "\n"
+
+
+@dataclass
+class MarkdownSpans:
+    """Where each block's Markdown (and each page's notes) lies in document.md, as
+    ``[start, end)`` character offsets; a block with no Markdown (furniture) has none."""
+
+    blocks: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    notes: dict[int, tuple[int, int]] = field(default_factory=dict)
+    pages: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+
+def markdown_spans(result: DocumentResult) -> MarkdownSpans:
+    """The spans of ``result.markdown`` that each page, block and page's notes was written
+    to, found in order (each page's Markdown after the one before, each block's inside its
+    page), so whatever options built the document the offsets are those of its text."""
+    spans = MarkdownSpans()
+    text = result.markdown
+    cursor = 0
+    for page in result.pages:
+        body = page.markdown.strip()
+        start = text.find(body, cursor) if body else -1
+        if start < 0:
+            continue
+        spans.pages[page.index] = (start, start + len(body))
+        inner = start
+        for block in sorted(page.blocks, key=lambda r: r.block.order):
+            piece = block_markdown(block)
+            at = text.find(piece, inner, start + len(body)) if piece else -1
+            if at >= 0:
+                spans.blocks[(page.index, block.block.order)] = (at, at + len(piece))
+                inner = at + len(piece)
+        notes = notes_markdown(page.notes)
+        at = text.find(notes, inner, start + len(body)) if notes else -1
+        if at >= 0:
+            spans.notes[page.index] = (at, at + len(notes))
+        cursor = start + len(body)
+    return spans
 
 
 def _table_text(html: str) -> str:

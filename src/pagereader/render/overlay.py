@@ -25,6 +25,22 @@ _MAX_WIDTH = 1400
 _MIN_SHARE = 0.7
 
 
+def overlay_width(width: int) -> int:
+    """The width of the overlay drawn from a raster ``width`` pixels wide (see
+    :func:`shrink_for_overlay`)."""
+    if width <= _MAX_WIDTH:
+        return width
+    whole = max(1, int(width / (_MIN_SHARE * _MAX_WIDTH)))
+    reduced = -(-width // whole)  # Image.reduce keeps a partial last square
+    return min(reduced, _MAX_WIDTH)
+
+
+def overlay_scale(width: int, scale: float) -> float:
+    """Overlay pixels per page unit, for a raster ``width`` pixels wide drawn at ``scale``
+    pixels per page unit: where a block's bbox lands on pages/NNN.png."""
+    return scale * overlay_width(width) / width
+
+
 def shrink_for_overlay(image: Image.Image) -> Image.Image:
     """The page at most 1400 px wide, and at least 70% of that when wider: first a whole
     factor (each pixel the mean of a k x k square), then what is left, under 1.43x, bilinear
@@ -50,7 +66,7 @@ def draw_overlay(image: Image.Image, scale: float, results: Sequence[BlockResult
         canvas = canvas.convert("RGB")
     draw = ImageDraw.Draw(canvas)
     font = ImageFont.load_default(size=max(12, canvas.width // 90))
-    k = scale * canvas.width / image.width
+    k = overlay_scale(image.width, scale)
     for result in results:
         block = result.block
         color = COLORS.get(block.kind, "#000000")

@@ -1,6 +1,6 @@
 """Writes a document's outputs: OUT/<name>/document.md, document.json, pages/NNN.png,
-timings.json and review.md. Overlays are written as pages finish, so a long document shows
-progress on disk.
+timings.json, review.md and (given a chunker) chunks.jsonl. Overlays are written as pages
+finish, so a long document shows progress on disk.
 
 Every file is written to a temporary name in its folder and renamed into place, so a full disk
 or a killed process never leaves a truncated file. document.json is written last and says what
@@ -18,7 +18,7 @@ import json
 import logging
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from PIL import Image
@@ -89,9 +89,17 @@ class DocumentWriter:
     :meth:`finish` returns the document with it (``partial``).
     """
 
-    def __init__(self, folder: Path, overlays: bool = True) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        overlays: bool = True,
+        chunker: Callable[[DocumentResult], str] | None = None,
+    ) -> None:
+        """``chunker`` gives the text of chunks.jsonl for a document (the structure layer's,
+        passed in since the writer sits below it); without one no chunks.jsonl is written."""
         self.folder = folder
         self.overlays = overlays
+        self.chunker = chunker
         self.written: set[int] = set()
         self.unwritten: dict[int, str] = {}
         probe_folder(folder)
@@ -136,6 +144,8 @@ class DocumentWriter:
         timings = json.dumps(timings_document(result.pages, budget_s, wall_s), indent=2)
         result = self._write_text(result, "document.md", result.markdown)
         result = self._write_text(result, "timings.json", timings)
+        if self.chunker is not None:
+            result = self._write_chunks(result, self.chunker)
         # the review after the others, so that it lists what of them failed
         result = self._write_text(result, "review.md", review_markdown(result, self.written))
         self._drop_stale(self.written if self.overlays else set())
@@ -147,6 +157,26 @@ class DocumentWriter:
                 record.unlink(missing_ok=True)  # an earlier run's record would disagree
             raise
         return result
+
+    def _write_chunks(
+        self, result: DocumentResult, chunker: Callable[[DocumentResult], str]
+    ) -> DocumentResult:
+        """chunks.jsonl; a chunker that fails leaves none (an older one is removed, it would
+        disagree with this document.md) and the document says why."""
+        try:
+            text = chunker(result)
+        except Exception as exc:
+            logger.exception("%s: chunks.jsonl not made", result.source)
+            with contextlib.suppress(OSError):
+                (self.folder / "chunks.jsonl").unlink(missing_ok=True)
+            item = ErrorItem(
+                file=result.source,
+                stage="chunks",
+                message=f"cannot make chunks.jsonl: {type(exc).__name__}: {exc}",
+                hint="rerun with --debug for the traceback and report it",
+            )
+            return with_output_errors(result, {}, [item])
+        return self._write_text(result, "chunks.jsonl", text)
 
     def _write_text(self, result: DocumentResult, name: str, text: str) -> DocumentResult:
         """Write one of the document's text files; ``result`` with the error if it failed."""

@@ -1,4 +1,5 @@
-"""The document service: upload a file, poll its job, fetch Markdown, JSON, timings and overlays.
+"""The document service: upload a file, poll its job, fetch Markdown, JSON, chunks, timings and
+overlays.
 
 Layout of ``data_dir``: ``jobs.sqlite`` (the job store), ``cache.sqlite`` (finished pages, so a
 file uploaded again costs nothing), ``uploads/<id>/<name>`` and ``jobs/<id>/`` (the outputs).
@@ -32,10 +33,11 @@ from pagereader.service.jobs.submit import submit_upload
 from pagereader.service.limits import ServiceLimits
 from pagereader.service.metrics import CONTENT_TYPE
 from pagereader.service.reviews.routes import review_router
-from pagereader.service.schemas import Deleted, Health, JobPage, JobView, Submitted
+from pagereader.service.schemas import ChunkList, Deleted, Health, JobPage, JobView, Submitted
 from pagereader.service.sessions import SessionStore, set_session_cookie
 from pagereader.service.ui.routes import LoginRequired, static_files, ui_router
 from pagereader.service.workers import Service
+from pagereader.structure.chunks import read_chunks_jsonl
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +46,7 @@ OUTPUT_FILES = {
     "document.md": "text/markdown; charset=utf-8",
     "timings.json": "application/json",
     "review.md": "text/markdown; charset=utf-8",
+    "chunks.jsonl": "application/jsonl",
     "document.original.json": "application/json",
 }
 
@@ -71,7 +74,7 @@ def _after(cursor: str | None) -> int | None:
     return int(cursor)
 
 
-def _output(service: Service, job_id: str, relative: str, media_type: str) -> Any:
+def _output_path(service: Service, job_id: str, relative: str) -> Path:
     """A finished job's output file; ServiceError 404 unknown, 409 not finished."""
     job = service.store.get(job_id)
     if job is None:
@@ -81,7 +84,11 @@ def _output(service: Service, job_id: str, relative: str, media_type: str) -> An
     path = Path(job.output) / relative
     if not path.is_file():
         raise ServiceError(404, f"job {job_id} has no {relative}")
-    return FileResponse(path, media_type=media_type)
+    return path
+
+
+def _output(service: Service, job_id: str, relative: str, media_type: str) -> Any:
+    return FileResponse(_output_path(service, job_id, relative), media_type=media_type)
 
 
 def create_app(
@@ -181,6 +188,12 @@ def create_app(
     @app.get("/v1/jobs/{job_id}/pages/{page}.png", response_model=None)
     async def get_page(job_id: str, page: int, _: Reader) -> Any:
         return _output(service, job_id, f"pages/{page:03d}.png", "image/png")
+
+    @app.get("/v1/jobs/{job_id}/chunks")
+    async def get_chunks(job_id: str, _: Reader) -> ChunkList:
+        path = _output_path(service, job_id, "chunks.jsonl")
+        text = await asyncio.to_thread(path.read_text, encoding="utf-8")
+        return ChunkList(job=job_id, chunks=list(read_chunks_jsonl(text)))
 
     @app.get("/v1/jobs/{job_id}/{name}", response_model=None)
     async def get_output(job_id: str, name: str, _: Reader) -> Any:

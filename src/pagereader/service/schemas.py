@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 from pagereader.http.errors import field_errors, invalid
 from pagereader.service.jobs.store import Job, JobStatus
 from pagereader.service.reviews.corrections import Review
+from pagereader.types import Chunk
 
 
 class ReviewBody(BaseModel):
@@ -126,3 +127,11 @@ class BlockList(BaseModel):
 
     job: str
     blocks: list[BlockEntry]
+
+
+class ChunkList(BaseModel):
+    """``GET /v1/jobs/{id}/chunks``: the document's chunks (chunks.jsonl) in reading order,
+    each with its pages, boxes, blocks, offsets into document.md, heading path and article."""
+
+    job: str
+    chunks: list[Chunk]

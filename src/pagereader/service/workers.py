@@ -28,6 +28,7 @@ from pagereader.service.logs import job_context
 from pagereader.service.metrics import ServiceMetrics
 from pagereader.service.reviews.corrections import ReviewStore, load_original, regenerate
 from pagereader.service.reviews.crops import CleanPages
+from pagereader.structure.chunks import chunks_file
 from pagereader.types import DocumentResult, ErrorItem
 
 logger = logging.getLogger(__name__)
@@ -197,11 +198,15 @@ class Service:
         self._flagged[job.id] = flagged_blocks(result)
         decided = self.reviews.current(job.id)
         if decided:
-            regenerate(Path(job.output), decided, *self.render_flags())
+            regenerate(Path(job.output), decided, *self.render_flags(), self.chunks_file)
             logger.info("job %s: %d decision(s) of reviewers applied again", job.id, len(decided))
         lines = [self._line(job, item) for item in result.errors]
         self.store.finish(job.id, result.status, lines)
         logger.info("job %s: %s, %d page(s)", job.id, result.status, len(result.pages))
+
+    def chunks_file(self, result: DocumentResult) -> str:
+        """chunks.jsonl of a job's document, cut as this service's options say."""
+        return chunks_file(result, self.options)
 
     def render_flags(self) -> tuple[bool, bool]:
         """(mark_review, page_breaks): how this service writes document.md."""

@@ -7,6 +7,7 @@ import logging
 from collections.abc import Sequence
 
 from pagereader.render.markdown import page_markdown
+from pagereader.render.overlay import overlay_scale
 from pagereader.runtime import Runtime
 from pagereader.stages.classify import analysis_copy
 from pagereader.stages.missed_text import missed_text
@@ -90,4 +91,5 @@ def page_result(state: PageState, timings: StageTimes | None) -> PageResult:
         warnings=tuple(state.warnings),
         timings=timings,
         slide=page.native.info if page.native is not None else None,
+        overlay_scale=overlay_scale(page.image.width, page.scale),
     )

@@ -217,6 +217,12 @@ _CITED = re.compile(
 )
 
 
+def citation_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` names an article (``第三十二條之一``, ``제4조의2``, ``Article 5``): spans a
+    cut must not fall inside."""
+    return [match.span() for match in _CITED.finditer(text)]
+
+
 def cited_articles(text: str) -> list[str]:
     """Normalized numbers of the articles a text cites, in order, each once: ``依第三十二條第
     一項`` -> ``32``, ``제4조의2에 따라`` -> ``4-2``, ``under Article 5`` -> ``5``."""

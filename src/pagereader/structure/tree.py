@@ -62,14 +62,14 @@ class _Open:
             return
         last = self.parts[-1] if self.parts else None
         if last is not None and not ends_sentence(last.text) and not ITEM.match(text):
-            last.text = _carry(last.text, text)
+            last.text = carry(last.text, text)
             if (page, order) not in last.blocks:
                 last.blocks.append((page, order))
         else:
             self.parts.append(_Part(text, [(page, order)]))
 
 
-def _carry(before: str, after: str) -> str:
+def carry(before: str, after: str) -> str:
     """A paragraph broken by a page or block break, whole again, joined as the lines of one
     block are (no space in Chinese, a hyphen at the break kept for a compound)."""
     return join_lines([TextLine(text=before, bbox=_NOWHERE), TextLine(text=after, bbox=_NOWHERE)])

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from pagereader.render.overlay import COLORS, draw_overlay
+from pagereader.render.overlay import COLORS, draw_overlay, overlay_scale, overlay_width
 from pagereader.types import Block, BlockResult
 
 
@@ -42,3 +42,14 @@ def test_a_grey_page_gets_a_colour_overlay() -> None:
     overlay = draw_overlay(page, 3000 / 720.0, [BlockResult(block=block, text="T")])
     assert overlay.mode == "RGB"
     assert overlay.size == (1000, 500)
+
+
+@pytest.mark.parametrize("width", [640, 1400, 1401, 1654, 1961, 2667, 2801, 4300, 5100])
+def test_overlay_scale_is_where_the_drawn_overlay_puts_a_page_unit(width: int) -> None:
+    """overlay_scale (what chunks.jsonl's pixel boxes use, with no picture at hand) agrees with
+    the width of the overlay actually drawn."""
+    scale = width / 612.0
+    page = Image.new("RGB", (width, 40), "white")
+    overlay = draw_overlay(page, scale, [])
+    assert overlay_width(width) == overlay.width
+    assert overlay_scale(width, scale) == pytest.approx(overlay.width / 612.0)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import shutil
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -214,10 +215,15 @@ def _write(path: Path, text: str) -> None:
 
 
 def regenerate(
-    folder: Path, reviews: dict[tuple[int, int], Review], mark_review: bool, page_breaks: bool
+    folder: Path,
+    reviews: dict[tuple[int, int], Review],
+    mark_review: bool,
+    page_breaks: bool,
+    chunker: Callable[[DocumentResult], str] | None = None,
 ) -> DocumentResult | None:
-    """Rewrite document.md, document.json and review.md of a finished job from its original
-    result and the decisions; returns the corrected result (None without outputs)."""
+    """Rewrite document.md, document.json, review.md and (with a ``chunker``) chunks.jsonl of
+    a finished job from its original result and the decisions; returns the corrected result
+    (None without outputs)."""
     if not (folder / "document.json").is_file():
         return None
     original_path = folder / ORIGINAL_JSON
@@ -229,5 +235,7 @@ def regenerate(
     data = corrected_json(original, corrected, reviews)
     _write(folder / "document.json", json.dumps(data, ensure_ascii=False, indent=2))
     _write(folder / "document.md", corrected.markdown)
+    if chunker is not None:  # its offsets are into this document.md
+        _write(folder / "chunks.jsonl", chunker(corrected))
     _write(folder / "review.md", review_markdown(corrected))
     return corrected

@@ -201,7 +201,8 @@ async def revert(service: Service, job_id: str, review_id: int, who: Principal) 
 
 async def _regenerate(service: Service, job: Job) -> None:
     decisions = service.reviews.current(job.id)
-    await asyncio.to_thread(regenerate, Path(job.output), decisions, *service.render_flags())
+    flags = service.render_flags()
+    await asyncio.to_thread(regenerate, Path(job.output), decisions, *flags, service.chunks_file)
 
 
 def crop_png(service: Service, job_id: str, page: int, order: int) -> bytes:
