@@ -8,6 +8,7 @@ import typer
 from pagereader.cli import plan
 from pagereader.cli.batch import batch_command
 from pagereader.cli.bench import bench_command
+from pagereader.cli.diff import diff_command
 from pagereader.cli.eval import eval_command, make_evalset_command
 from pagereader.cli.export_docling import export_docling_command
 from pagereader.cli.export_evalset import export_evalset_command
@@ -29,6 +30,7 @@ app = typer.Typer(
 )
 app.command("parse")(one_line_errors(parse_command))
 app.command("batch")(one_line_errors(batch_command))
+app.command("diff")(one_line_errors(diff_command))
 app.command("serve")(one_line_errors(serve_command))
 app.command("serve-engine")(one_line_errors(serve_engine_command))
 app.command("router-config")(one_line_errors(router_config_command))

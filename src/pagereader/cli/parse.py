@@ -186,6 +186,19 @@ async def _run(
     return results
 
 
+def reading_flags(
+    dpi: int | None, pages: str | None, password: str | None, lang: str | None
+) -> dict[OptionPath, object]:
+    """The flags that say how a document is read, as option paths (None: not given), so that
+    every command that reads documents reads them as ``parse`` does."""
+    return {
+        ("render", "dpi"): dpi,
+        ("pages",): parse_page_spec(pages) if pages else None,
+        ("password",): password,
+        ("lang",): lang,
+    }
+
+
 def parse_command(
     inputs: Annotated[list[Path], typer.Argument(help="files or folders to parse")],
     out: Annotated[Path, typer.Option("--out", "-o", help="output folder")] = Path("out"),
@@ -218,14 +231,9 @@ def parse_command(
     from pagereader.settings import resolve_options
 
     setup_logging(debug)
-    flags: dict[OptionPath, object] = {
-        ("render", "dpi"): dpi,
-        ("pages",): parse_page_spec(pages) if pages else None,
-        ("password",): password,
-        ("lang",): lang,
-        ("output", "overlays"): overlays,
-        ("output", "chunk_tokens"): chunk_tokens,
-    }
+    flags = reading_flags(dpi, pages, password, lang)
+    flags[("output", "overlays")] = overlays
+    flags[("output", "chunk_tokens")] = chunk_tokens
     with reading_options():
         options = resolve_options(config, flags)
     files = expand_inputs(inputs, out)

@@ -40,7 +40,9 @@ def _heavy(modules: list[str], allowed: tuple[str, ...] = ()) -> list[str]:
     return [m for m in modules if any(m == h or m.startswith(h + ".") for h in heavy)]
 
 
-@pytest.mark.parametrize("command", [[], ["parse"], ["plan"], ["plan", "calibrate"], ["batch"]])
+@pytest.mark.parametrize(
+    "command", [[], ["parse"], ["diff"], ["plan"], ["plan", "calibrate"], ["batch"]]
+)
 def test_help_imports_no_pipeline(command: list[str]) -> None:
     code = (
         "from pagereader.cli.app import app\n"

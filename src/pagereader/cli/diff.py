@@ -1,0 +1,149 @@
+"""``pagereader diff OLD NEW -o OUT``: two versions of a statute or contract compared article
+by article into OUT/diff.md and OUT/diff.json, critical changes (得 -> 應, shall -> may, a
+number, a date, an article cited) first.
+
+OLD and NEW are documents (PDFs, scans, images, decks), read as ``parse`` reads them with the
+same flags, or earlier outputs of ``parse`` (a document.json or the folder holding one)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.markup import escape
+
+from pagereader.cli.messages import console, fail, reading_options, say, setup_logging, writing
+from pagereader.cli.parse import reading_flags
+
+if TYPE_CHECKING:  # the pipeline is imported when a diff runs, not for --help
+    from pagereader.options import Options
+    from pagereader.structure.diff import VersionDiff
+    from pagereader.types import DocumentResult
+
+OUTPUT_JSON = "document.json"
+
+
+def saved_output(path: Path) -> Path | None:
+    """The document.json that ``path`` names (itself, or inside a parse output folder)."""
+    if path.is_dir() and (path / OUTPUT_JSON).is_file():
+        return path / OUTPUT_JSON
+    if path.is_file() and path.suffix.lower() == ".json":
+        return path
+    return None
+
+
+def load_output(path: Path) -> DocumentResult:
+    """A document.json written by ``parse``, its article tree rebuilt when it has none
+    recorded (an output older than the article tree)."""
+    import pydantic
+
+    from pagereader.errors import InputError
+    from pagereader.render.json import SCHEMA_VERSION
+    from pagereader.structure.tree import build_structure
+    from pagereader.types import DocumentResult
+
+    try:
+        result = DocumentResult.model_validate_json(path.read_bytes())
+    except pydantic.ValidationError as exc:
+        raise InputError(
+            f"not a pagereader document.json (schema {SCHEMA_VERSION}): "
+            f"{exc.error_count()} problem(s), first: {exc.errors()[0]['msg']}",
+            file=path,
+            hint="give the source document, or a document.json written by pagereader parse",
+        ) from None
+    if not result.structure and result.pages:
+        result = result.model_copy(update={"structure": build_structure(result.pages)})
+    return result
+
+
+async def _read(paths: list[Path], options: Options) -> list[DocumentResult]:
+    from pagereader.pipeline import aparse, make_context
+
+    ctx = make_context(options)
+    return list(await asyncio.gather(*(aparse(path, ctx=ctx) for path in paths)))
+
+
+def read_versions(paths: list[Path], options: Options) -> list[DocumentResult]:
+    """Each path as a document: a saved output loaded, a source document parsed (together,
+    with one set of engines)."""
+    saved = {path: saved_output(path) for path in paths}
+    results: dict[Path, DocumentResult] = {p: load_output(s) for p, s in saved.items() if s}
+    sources = list(dict.fromkeys(path for path in paths if saved[path] is None))
+    for path in sources:
+        console.print(f"reading {escape(str(path))}", highlight=False)
+    if sources:
+        results.update(zip(sources, asyncio.run(_read(sources, options)), strict=True))
+    return [results[path] for path in paths]
+
+
+def _report(diff: VersionDiff) -> None:
+    s = diff.summary
+    if not diff.changes:
+        console.print("no changes", highlight=False)
+        return
+    console.print(
+        f"{len(diff.changes)} changes: {s.added} added, {s.deleted} deleted, "
+        f"{s.renumbered} renumbered, {s.changed} changed ({s.critical} critical)",
+        highlight=False,
+    )
+    for change in diff.changes:
+        if change.critical:
+            ref = change.new or change.old
+            name = ref.label if ref else f"page {','.join(map(str, change.new_pages))}"
+            say("warning", f"critical change in {name}: {', '.join(change.critical)}")
+
+
+def diff_command(
+    old: Annotated[Path, typer.Argument(help="the earlier version (document or document.json)")],
+    new: Annotated[Path, typer.Argument(help="the later version (document or document.json)")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="output folder")] = Path("diff"),
+    dpi: Annotated[
+        int | None, typer.Option(help="render resolution for PDF pages (36-600)")
+    ] = None,
+    pages: Annotated[str | None, typer.Option(help="pages to read, e.g. 1-3,7")] = None,
+    password: Annotated[str | None, typer.Option(help="password of encrypted PDFs")] = None,
+    config: Annotated[Path | None, typer.Option(help="TOML config (engines, routes)")] = None,
+    lang: Annotated[
+        str | None, typer.Option(help="override script detection: en, zh-Hant, ko")
+    ] = None,
+    debug: Annotated[bool, typer.Option(help="show tracebacks and debug logs")] = False,
+) -> None:
+    """Compare two versions of a document into OUT/diff.md and OUT/diff.json: articles
+    added, deleted, renumbered and changed, word by word with their pages, critical changes
+    (modal words, numbers, dates, articles cited) first. Exit code 1 when a version could not
+    be read whole."""
+    from pagereader.atomic import write_atomic
+    from pagereader.settings import resolve_options
+    from pagereader.structure.diff import (
+        diff_documents,
+        diff_json_text,
+        diff_markdown,
+        diff_patterns,
+    )
+
+    setup_logging(debug)
+    with reading_options():
+        options = resolve_options(config, reading_flags(dpi, pages, password, lang))
+    for path in (old, new):
+        if not path.exists():
+            raise fail(f"{path}: no such file or folder")
+    versions = read_versions([old, new], options)
+    for path, result in zip((old, new), versions, strict=True):
+        if result.status == "failed":
+            lines = "; ".join(error.line() for error in result.errors) or "no pages read"
+            raise fail(f"cannot compare, {path} could not be read: {lines}")
+    overrides = dict(options.verify.critical_patterns)
+    diff = diff_documents(versions[0], versions[1], diff_patterns(overrides))
+    with writing(out, "-o"):
+        write_atomic(out / "diff.json", diff_json_text(diff).encode("utf-8"))
+        write_atomic(out / "diff.md", diff_markdown(diff).encode("utf-8"))
+    _report(diff)
+    console.print(f"diff in {escape(str(out))}/diff.md and diff.json", highlight=False)
+    partial = [r for r in versions if r.status != "ok"]
+    for result in partial:
+        for error in result.errors:
+            say("error", error.line())
+    if partial:
+        raise typer.Exit(1)

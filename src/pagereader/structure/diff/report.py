@@ -1,0 +1,122 @@
+"""diff.md and diff.json from a VersionDiff: critical changes first, each change word by word
+(``<del>old</del><ins>new</ins>`` inside its unchanged context) with its pages in both
+versions."""
+
+from __future__ import annotations
+
+import html
+import json
+
+from pagereader.structure.diff.model import Change, ChangeKind, Hunk, VersionDiff
+
+_SECTIONS: tuple[tuple[ChangeKind, str], ...] = (
+    ("added", "Added"),
+    ("deleted", "Deleted"),
+    ("renumbered", "Renumbered"),
+    ("changed", "Changed"),
+)
+
+
+def diff_json_text(diff: VersionDiff) -> str:
+    """diff.json's text."""
+    return json.dumps(diff.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
+
+
+def _esc(text: str) -> str:
+    return html.escape(text, quote=False).replace("\n", " ⏎ ")
+
+
+def hunk_line(hunk: Hunk) -> str:
+    """One run of changed words in its context, the removed words struck, the new inserted."""
+    removed = f"<del>{_esc(hunk.old)}</del>" if hunk.old else ""
+    added = f"<ins>{_esc(hunk.new)}</ins>" if hunk.new else ""
+    line = f"…{_esc(hunk.before)}{removed}{added}{_esc(hunk.after)}…"
+    item = hunk.new_item or hunk.old_item
+    if "/" in item:  # inside a numbered paragraph, subparagraph or item
+        line = f"in {item}: {line}"
+    return f"{line} (critical: {', '.join(hunk.critical)})" if hunk.critical else line
+
+
+def _pages(pages: tuple[int, ...]) -> str:
+    return ("p. " if len(pages) == 1 else "pp. ") + ", ".join(map(str, pages))
+
+
+def _title(change: Change, unit: str) -> str:
+    old, new = change.old, change.new
+    if old and new and old.number != new.number:
+        name = f"{old.label} → {new.label} ({old.id} → {new.id})"
+    elif old or new:
+        ref = old or new
+        assert ref is not None
+        name = f"{ref.label}{f' ({ref.title})' if ref.title else ''} ({ref.id})"
+    else:
+        name = unit
+    sides = [f"old {_pages(change.old_pages)}"] if change.old_pages else []
+    sides += [f"new {_pages(change.new_pages)}"] if change.new_pages else []
+    where = " → ".join(sides)
+    similar = f", similarity {change.similarity:.2f}" if change.similarity is not None else ""
+    return f"### {name} — {where}{similar}"
+
+
+def _change(change: Change, unit: str) -> list[str]:
+    lines = [_title(change, unit), ""]
+    if change.critical:
+        lines += [f"**Critical:** {', '.join(f'`{c}`' for c in change.critical)}", ""]
+    if change.old is not None and change.new is not None and change.kind == "deleted":
+        lines += [f"Marked deleted in the new version ({_esc(change.new.label)}).", ""]
+    if change.text and not change.hunks:
+        lines += [f"> {_esc(line)}" for line in change.text.splitlines() if line.strip()] + [""]
+    elif change.kind == "renumbered" and not change.hunks:
+        lines += ["Its text reads the same.", ""]
+    lines += [f"- {hunk_line(h)}" for h in change.hunks]
+    return [*lines, ""] if change.hunks else lines
+
+
+def _summary(diff: VersionDiff) -> str:
+    s = diff.summary
+    counts = f"{s.added} added, {s.deleted} deleted, {s.renumbered} renumbered, {s.changed} changed"
+    of_them = f"{s.critical} with critical changes, {s.punctuation_only} in punctuation only"
+    tail = f"; {s.unchanged} articles unchanged" if diff.mode == "articles" else ""
+    return f"**Summary:** {len(diff.changes)} changes: {counts} ({of_them}){tail}."
+
+
+def diff_markdown(diff: VersionDiff) -> str:
+    """diff.md's text."""
+    unit = "article" if diff.mode == "articles" else "passage"
+    lines = [
+        "# Version diff",
+        "",
+        "| | old | new |",
+        "| --- | --- | --- |",
+        f"| source | {_esc(diff.old.source)} | {_esc(diff.new.source)} |",
+        f"| status | {diff.old.status} | {diff.new.status} |",
+        f"| pages | {diff.old.pages} | {diff.new.pages} |",
+        f"| articles | {diff.old.articles} | {diff.new.articles} |",
+        "",
+        f"Compared {'article by article' if diff.mode == 'articles' else 'as running text'}.",
+        "",
+    ]
+    lines += [f"> **Note:** {_esc(note)}" for note in diff.notes]
+    lines += [""] if diff.notes else []
+    if not diff.changes:
+        return "\n".join([*lines, "**No changes.**", ""])
+    lines += [_summary(diff), ""]
+    critical = [c for c in diff.changes if c.critical]
+    if critical:
+        lines += ["## Critical changes", ""]
+        for change in critical:
+            lines += _change(change, unit)
+    for kind, heading in _SECTIONS:
+        rest = [
+            c for c in diff.changes if c.kind == kind and not c.critical and not c.punctuation_only
+        ]
+        if rest:
+            lines += [f"## {heading} {unit}s", ""]
+            for change in rest:
+                lines += _change(change, unit)
+    marks = [c for c in diff.changes if c.punctuation_only and not c.critical]
+    if marks:
+        lines += ["## Punctuation only", ""]
+        for change in marks:
+            lines += _change(change, unit)
+    return "\n".join(lines).rstrip() + "\n"
