@@ -6,6 +6,7 @@
     VENV/bin/python .ci/smoke.py eval      # with only the eval extra: a two-page set scored
     VENV/bin/python .ci/smoke.py router    # with only the router extra: router-config written
     VENV/bin/python .ci/smoke.py docling   # with only the docling extra: a parse exported
+    VENV/bin/python .ci/smoke.py mcp       # with only the mcp extra: the MCP server over stdio
     VENV/bin/python .ci/smoke.py demo OUT  # the outputs `make demo` wrote into OUT
 
 Standard library only (and the base install's own packages), so that it proves what the venv
@@ -44,8 +45,9 @@ COMMANDS = [
     "bench",
     "export-evalset",
     "export-docling",
+    "mcp",
 ]
-EXTRAS = ("service", "batch", "eval", "router", "docling")
+EXTRAS = ("service", "batch", "eval", "router", "docling", "mcp")
 
 
 class SmokeError(Exception):
@@ -133,29 +135,33 @@ def missing_extra_commands(work: Path) -> dict[str, list[list[str]]]:
              str(work / "router.yaml")],
         ],
         "docling": [["export-docling", str(work / "document.json"), "-o", str(work / "d.json")]],
+        "mcp": [["mcp", "--root", str(EXAMPLES), "--out", str(work / "mcp")]],
     }
 
 
-def installed(module: str) -> bool:
-    import importlib.util
+def installed(extra: str) -> bool:
+    """Whether every distribution ``pagereader[extra]`` adds is installed (some arrive with
+    another extra or the base install)."""
+    import re
+    from importlib import metadata
 
-    return importlib.util.find_spec(module) is not None
-
-
-EXTRA_MODULE = {
-    "service": "fastapi",
-    "batch": "ray",
-    "eval": "apted",
-    "router": "yaml",
-    "docling": "docling_core",
-}
+    for requirement in metadata.requires("pagereader") or []:
+        marker = re.search(r"""extra\s*==\s*["']([^"']+)["']""", requirement)
+        if marker is None or marker.group(1) != extra:
+            continue
+        name = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+        try:
+            metadata.version(name.group(1) if name else requirement)
+        except metadata.PackageNotFoundError:
+            return False
+    return True
 
 
 def check_absent_extras(work: Path, present: set[str]) -> None:
     for extra, commands in missing_extra_commands(work).items():
         if extra in present:
             continue
-        if installed(EXTRA_MODULE[extra]):
+        if installed(extra):
             # e.g. pyyaml, which rapidocr requires: the router extra adds nothing to the base
             print(f"ok   {extra}: its libraries arrive with this install; nothing is missing")
             continue
@@ -316,6 +322,35 @@ def smoke_docling(work: Path) -> None:
     check_absent_extras(work, {"docling"})
 
 
+def smoke_mcp(work: Path) -> None:
+    """`pagereader mcp` over stdio, driven by the SDK's own client: its tools listed and
+    examples/deck.pdf parsed."""
+    import anyio
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    expected = (EXAMPLES / "deck.p1.txt").read_text(encoding="utf-8").split()[0]
+    params = StdioServerParameters(
+        command=PAGEREADER, args=["mcp", "--root", str(EXAMPLES), "--out", str(work / "mcp")]
+    )
+
+    async def session() -> tuple[list[str], dict[str, object]]:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            tools = sorted(tool.name for tool in (await client.list_tools()).tools)
+            answer = await client.call_tool("parse", {"path": "deck.pdf"})
+            if answer.is_error:
+                raise SmokeError(f"parse over MCP failed: {answer.content}")
+            return tools, dict(answer.structured_content or {})
+
+    tools, parsed = anyio.run(session)
+    markdown = str(parsed.get("markdown", {}))
+    if "parse" not in tools or parsed.get("status") != "ok" or expected not in markdown:
+        raise SmokeError(f"mcp: tools {tools}, parse answered {str(parsed)[:500]}")
+    print(f"ok   mcp: {len(tools)} tools over stdio, deck.pdf parsed ({parsed['pages']} pages)")
+    check_absent_extras(work, {"mcp"})
+
+
 def smoke_demo(out: Path) -> None:
     """Every example has its folder (found by the source its document.json names) with the
     five outputs, status ok, one overlay per page, and chunks on its pages."""
@@ -357,6 +392,7 @@ CHECKS: dict[str, Callable[[Path], None]] = {
     "eval": smoke_eval,
     "router": smoke_router,
     "docling": smoke_docling,
+    "mcp": smoke_mcp,
 }
 
 

@@ -12,6 +12,7 @@ from pagereader.cli.diff import diff_command
 from pagereader.cli.eval import eval_command, make_evalset_command
 from pagereader.cli.export_docling import export_docling_command
 from pagereader.cli.export_evalset import export_evalset_command
+from pagereader.cli.mcp import mcp_command
 from pagereader.cli.messages import one_line_errors
 from pagereader.cli.parse import parse_command
 from pagereader.cli.router_config import router_config_command
@@ -40,6 +41,7 @@ app.command("make-evalset")(one_line_errors(make_evalset_command))
 app.command("bench")(one_line_errors(bench_command))
 app.command("export-evalset")(one_line_errors(export_evalset_command))
 app.command("export-docling")(one_line_errors(export_docling_command))
+app.command("mcp")(one_line_errors(mcp_command))
 
 
 def main() -> None:

@@ -18,7 +18,8 @@ _EXCERPT = 240
 _CORRECTED = ("retry", "escalate", "fallback")
 
 
-def _faults(block: BlockResult) -> list[str]:
+def block_faults(block: BlockResult) -> list[str]:
+    """Why the verifier flagged a block: each finding that is more than information."""
     return [f"{f.check}: {f.message}" for f in block.verdict.findings if f.severity != "info"]
 
 
@@ -34,7 +35,7 @@ def review_marker(block: BlockResult) -> str:
     """An HTML comment to put before a flagged block in document.md (empty otherwise)."""
     if block.verdict.outcome != "review":
         return ""
-    reasons = "; ".join(_faults(block)) or "flagged"
+    reasons = "; ".join(block_faults(block)) or "flagged"
     return f"<!-- review: {_cell(reasons).replace('--', '- -')} -->"
 
 
@@ -63,7 +64,7 @@ def _page_section(
             f"- **{block.block.kind} block {block.block.order}** (engine "
             f"`{block.engine or 'none'}`, box {box})"
         )
-        lines.extend(f"  - {_cell(reason)}" for reason in _faults(block))
+        lines.extend(f"  - {_cell(reason)}" for reason in block_faults(block))
         lines.extend(f"  - tried: {_cell(step)}" for step in _remedies(block))
         text = _cell(block.text or block.html or "")
         if text:
@@ -126,7 +127,7 @@ def review_markdown(
             "|---:|---:|---|---|---|---|",
         ]
         for index, block in corrected:
-            why = "; ".join(_faults(block)) or "-"
+            why = "; ".join(block_faults(block)) or "-"
             lines.append(
                 f"| {_link(str(index), index, pages_dir, drawn)} | {block.block.order} | "
                 f"{block.block.kind} | {block.verdict.outcome} | {block.engine} | "

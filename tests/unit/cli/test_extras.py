@@ -66,13 +66,23 @@ def test_a_missing_extra_is_named_in_one_line() -> None:
     lines = docling.stderr.strip().splitlines()
     assert docling.returncode == 1 and len(lines) == 1, docling.stderr
     assert "pip install 'pagereader[docling]'" in lines[0]
+    mcp = _python(
+        "import sys\n"
+        "sys.modules['mcp'] = None\n"
+        "sys.argv = ['pagereader', 'mcp', '--root', '.']\n"
+        "from pagereader.cli.app import main\n"
+        "main()\n"
+    )
+    assert mcp.returncode == 1 and "Traceback" not in mcp.stderr
+    assert mcp.stderr.strip() == mcp.stderr.strip().splitlines()[0]
+    assert "pip install 'pagereader[mcp]'" in mcp.stderr
 
 
 def _names(requirements: list[str]) -> list[str]:
     return [re.split(r"[<>=;\[ ]", r, maxsplit=1)[0] for r in requirements]
 
 
-@pytest.mark.parametrize("extra", ["eval", "router", "service", "batch", "docling"])
+@pytest.mark.parametrize("extra", ["eval", "router", "service", "batch", "docling", "mcp"])
 def test_requirements_are_pyprojects(extra: str) -> None:
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
     listed = _names(pyproject["project"]["optional-dependencies"][extra])
