@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pagereader.cache import PageCache, file_digest, options_digest
 from pagereader.document_result import document_result, named, select_pages
+from pagereader.engines.rapidocr import inference_backend
 from pagereader.engines.rapidocr import load_models as load_ocr_models
 from pagereader.engines.registry import build_engines
 from pagereader.errors import PagereaderError, TooManyPagesError
@@ -71,7 +72,7 @@ def load_embedded_models(options: Options) -> None:
     """Load the embedded OCR and layout models now: a long-lived worker pays their seconds
     when it starts, not inside its first document."""
     load_ocr_models(options.ocr)
-    load_layout_model(options.ocr.threads)
+    load_layout_model(inference_backend(options.ocr))
 
 
 def _internal_error(file: str, page: int | None, stage: str, exc: BaseException) -> ErrorItem:

@@ -13,6 +13,7 @@ import math
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
+from pagereader.engines.rapidocr import inference_backend
 from pagereader.layout.detector import detect_regions
 from pagereader.layout.labels import attach_labels
 from pagereader.layout.paragraphs import group_lines
@@ -156,7 +157,7 @@ def scan_blocks(state: PageState, ctx: Runtime) -> list[Block]:
     options = detection_options(state, ctx.options.ocr)
     with ThreadPoolExecutor(max_workers=1) as pool:  # the layout model runs meanwhile
         reading = pool.submit(read_page_lines, page, script, state.detection, options)
-        found = detect_regions(page.image, ctx.options.ocr.threads)
+        found = detect_regions(page.image, inference_backend(ctx.options.ocr))
         lines = reading.result()
     state.budget.check("layout")
     regions = [(label, _scaled(box, scale), score) for label, box, score in found]
