@@ -237,7 +237,11 @@ def _mapped_models(annotation: Any) -> list[type[BaseModel]]:
 
 
 def _option_row(name: str, info: FieldInfo) -> str:
-    default = "required" if info.is_required() else _toml_value(info.get_default(call_default_factory=True))
+    default = (
+        "required"
+        if info.is_required()
+        else _toml_value(info.get_default(call_default_factory=True))
+    )
     return (
         f"| `{name}` | {cell(toml_type(info.annotation))} | {cell(default)} | "
         f"{cell(_constraints(info))} | {cell(info.description or '')} |"

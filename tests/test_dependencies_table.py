@@ -1,5 +1,6 @@
-"""The Dependencies page's table (docs/dependencies.md) and pyproject.toml name the same packages, each under the
-same extra (or the base install): a dependency added or moved in one and not the other fails."""
+"""The Dependencies page's table (docs/dependencies.md) and pyproject.toml name the same
+packages, each under the same extra (or the base install): a dependency added or moved in one
+and not the other fails."""
 
 from __future__ import annotations
 
@@ -59,8 +60,8 @@ def test_the_docs_table_lists_what_pyproject_declares() -> None:
     page = PAGE.read_text(encoding="utf-8")
     in_pyproject = declared(pyproject)
     in_docs = tabled(page)
-    assert in_pyproject - in_docs == set(), "declared in pyproject.toml, not in docs/dependencies.md"
-    assert in_docs - in_pyproject == set(), "in docs/dependencies.md's table, not in pyproject.toml"
+    assert in_pyproject - in_docs == set(), "declared in pyproject.toml, not on the page"
+    assert in_docs - in_pyproject == set(), "in the page's table, not in pyproject.toml"
 
 
 def test_the_comparison_sees_a_missing_row() -> None:

@@ -237,8 +237,11 @@ OLMOCR_COLUMNS = ("absent", "baseline", "math", "order", "present", "table", "al
 def docs_table(caption: str) -> dict[str, list[str]]:
     """The table after the paragraph that starts with ``caption``: first cell -> the others
     (bold marks dropped)."""
-    found = [p for p in pages() if any(line.startswith(caption) for line in p.read_text(
-        encoding="utf-8").splitlines())]
+    found = [
+        p
+        for p in pages()
+        if any(line.startswith(caption) for line in p.read_text(encoding="utf-8").splitlines())
+    ]
     assert len(found) == 1, f"{caption!r} starts a paragraph on {len(found)} pages, not one"
     lines = found[0].read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(caption))
@@ -298,8 +301,8 @@ def test_the_synthetic_set_table_is_evals_output(tmp_path: Path) -> None:
 
 
 def synthetic_rows(report: dict[str, Any]) -> dict[str, list[str]]:
-    """The synthetic-set table on the Measured page as the eval report gives it: embedded per page type and
-    language (the mean of its pages), then each engine over all pages."""
+    """The synthetic-set table on the Measured page as the eval report gives it: embedded per
+    page type and language (the mean of its pages), then each engine over all pages."""
     scores = {(s["engine"], s["metric"]): s for s in report["summary"]}
     by_level: dict[tuple[str, str], list[float]] = {}
     for row in report["rows"]:

@@ -34,7 +34,9 @@ runner = CliRunner()
 
 def hooks() -> ModuleType:
     """docs/hooks.py, the module mkdocs loads to make the reference pages."""
-    spec = importlib.util.spec_from_file_location("pagereader_docs_hooks", REPO / "docs" / "hooks.py")
+    spec = importlib.util.spec_from_file_location(
+        "pagereader_docs_hooks", REPO / "docs" / "hooks.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -153,9 +155,9 @@ def test_every_option_has_a_description_type_and_default(site: Path) -> None:
     """Each row of the configuration reference is filled in."""
     page = page_html(site, "reference/configuration")
     rows = re.findall(r"<tr>\s*<td><code>([^<]+)</code></td>(.*?)</tr>", page, re.S)
-    blank = [key for key, rest in rows if re.findall(r"<td>\s*</td>", rest)[-1:] and
-             re.findall(r"<td>(.*?)</td>", rest, re.S)[-1].strip() == ""]  # fmt: skip
-    assert rows and blank == [], f"keys without a description: {blank}"
+    cells = {key: re.findall(r"<td>(.*?)</td>", rest, re.S) for key, rest in rows}
+    blank = sorted(key for key, row in cells.items() if not row[0].strip() or not row[-1].strip())
+    assert rows and blank == [], f"keys without a type or a description: {blank}"
 
 
 # -- the command line reference ---------------------------------------------------------------
@@ -249,7 +251,13 @@ def test_pagereader_schema_is_the_result_models_schema(tmp_path: Path) -> None:
     assert {k: v for k, v in schema.items() if k != "$id"} == DocumentResult.model_json_schema()
     # the output of a real parse is valid under it, and a broken one is not
     done = subprocess.run(
-        [str(BIN / "pagereader"), "parse", str(REPO / "examples" / "deck.pdf"), "-o", str(tmp_path)],
+        [
+            str(BIN / "pagereader"),
+            "parse",
+            str(REPO / "examples" / "deck.pdf"),
+            "-o",
+            str(tmp_path),
+        ],
         capture_output=True,
         text=True,
         check=False,
