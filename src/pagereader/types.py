@@ -64,6 +64,7 @@ class TextLine(Frozen):
     confidence: float = 1.0
     char_boxes: tuple[BBox, ...] = ()  # one box per character of ``text`` when known
     starts_paragraph: bool = False  # known to open a paragraph (a label column's row)
+    bold: bool = False  # set in a bold face from its first character to its last (text layer)
 
 
 class TextLayerStats(Frozen):

@@ -55,6 +55,13 @@ def _command(name: str, tmp: Path, out: Path) -> tuple[list[str | Path], Path]:
         return ["export-evalset", out, "--data-dir", tmp], out
     if name == "batch":
         return ["batch", text_pdf(tmp / "a.pdf"), "-o", out, "--cpus", "1"], out / "_batch"
+    if name == "export-docling":
+        source = tmp / "document.json"
+        source.write_text(
+            json.dumps({"schema_version": "2.1", "source": "a.pdf", "status": "ok"}),
+            encoding="utf-8",
+        )
+        return ["export-docling", source, "-o", out / "d.json"], out / "d.json"
     if name == "plan":
         return ["plan", "--emit-config", out / "x.toml"], out / "x.toml"
     assert name == "router-config"
@@ -66,6 +73,7 @@ CASES = [
     *((name, "below a file") for name in ("batch", "plan", "router-config")),
     ("plan", "in a missing folder"),  # these two write a file and make no folder for it
     ("router-config", "in a missing folder"),
+    ("export-docling", "below a file"),
 ]
 
 

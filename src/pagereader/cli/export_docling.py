@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from pagereader.cli.extras import needs_extra
-from pagereader.cli.messages import fail, os_error_line
+from pagereader.cli.messages import fail, os_error_line, writing
 
 
 def export_docling_command(
@@ -45,10 +45,12 @@ def export_docling_command(
             "give the document.json that pagereader parse wrote"
         ) from None
     doc = to_docling(result)
-    try:
-        write_atomic(output, json.dumps(doc.export_to_dict(), ensure_ascii=False).encode())
-    except OSError as exc:
-        raise fail(os_error_line(exc, "cannot write")) from None
+    with writing(output, "-o"):
+        try:
+            write_atomic(output, json.dumps(doc.export_to_dict(), ensure_ascii=False).encode())
+        except OSError as exc:  # its folder could not be made: name the file all the same
+            exc.filename, exc.filename2 = str(output), None
+            raise
     headings = sum(
         getattr(item, "label", "") == "section_header" for item, _ in doc.iterate_items()
     )

@@ -10,6 +10,7 @@ import ctypes
 import hashlib
 import logging
 import math
+import re
 import threading
 import unicodedata
 from functools import partial
@@ -222,6 +223,7 @@ def _read_text_layer(
     chars: list[str] = []
     boxes: list[BBox] = []
     sizes: list[float] = []
+    indices: list[int] = []
     garbage = map_errors = real = 0
 
     def flush() -> None:
@@ -249,11 +251,13 @@ def _read_text_layer(
                     bbox=bbox,
                     font_size=round(size, 2),
                     char_boxes=tuple(boxes[start:end]),
+                    bold=_bold(textpage, indices[start]) and _bold(textpage, indices[end - 1]),
                 )
             )
         chars.clear()
         boxes.clear()
         sizes.clear()
+        indices.clear()
 
     pair_end = -1
     for i in range(count):
@@ -286,10 +290,26 @@ def _read_text_layer(
             sizes.append(size)
         chars.append(ch)
         boxes.append(box)
+        indices.append(i)
     flush()
     garbage += sum(mojibake_chars(line.text) for line in lines)  # valid glyphs, wrong code page
     stats = TextLayerStats(chars=real, garbage_chars=garbage, unicode_map_errors=map_errors)
     return logical_lines(lines), stats
+
+
+_BOLD_FONT = re.compile(r"bold|black|heavy|demi|(?<![a-z])bx\d|cmbx|sfbx", re.IGNORECASE)
+"""Font names of bold faces (``Arial-BoldMT``, ``HelveticaNeue-BoldCond``, TeX's ``CMBX10``):
+many PDFs give no weight (PDFium answers 0 or 400) and name the face instead."""
+
+
+def _bold(textpage: pdfium.PdfTextPage, i: int) -> bool:
+    """Whether character ``i`` is set in a bold face: its font's weight, else its name."""
+    if pdfium_c.FPDFText_GetFontWeight(textpage.raw, i) >= 600:
+        return True
+    name = ctypes.create_string_buffer(128)
+    flags = ctypes.c_int()
+    pdfium_c.FPDFText_GetFontInfo(textpage.raw, i, name, len(name), ctypes.byref(flags))
+    return bool(_BOLD_FONT.search(name.value.decode("latin-1")))
 
 
 def _is_hyphen(textpage: pdfium.PdfTextPage, i: int) -> bool:

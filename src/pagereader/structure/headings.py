@@ -1,7 +1,9 @@
 """Heading levels and heading paths, from what the page shows.
 
-A heading is a title block, or a body block that opens a statute heading (``第二章 總則``,
-``제2장 국민의 권리와 의무``, ``Chapter 3``: numbering.py), which a page often sets in body type.
+A heading is a title block; a body block that opens a statute heading (``第二章 總則``,
+``제2장 국민의 권리와 의무``, ``Chapter 3``: numbering.py), which a page often sets in body type;
+or a text block of one short line that the text layer sets apart from the body (larger type, or
+bold where the body is not).
 Each heading has a *style*: its numbering (the statute's units, ``Section 4``, ``1`` / ``1.1`` /
 ``1.1.1``, ``I.``, ``A.``, ``一、``, ``（一）``, ``가.``, ``(1)``) or, unnumbered, its type size
 (the text layer's font size; a scan's line height). Headings nest as an outline is read:
@@ -14,10 +16,11 @@ Each heading has a *style*: its numbering (the statute's units, ``Section 4``, `
 - any other heading opens below the one open above it (``A.`` under ``I.``, a chapter under the
   document's title).
 
-The document's title (an unnumbered heading opening its first page) stays above every numbered
-heading. A slide's first title is that slide's top heading (level 1); the outline starts anew
-on each slide. Levels run 1..6 (deeper nesting stays at 6). Running headers and footers have no
-heading path; every other block has the texts of the headings open above it, outermost first.
+The document's title (an unnumbered heading, the first of its first page) stays above every
+numbered heading set smaller. A slide's first title is that slide's top heading (level 1); the
+outline starts anew on each slide. Levels run 1..6 (deeper nesting stays at 6). Running headers
+and footers have no heading path; every other block has the texts of the headings open above
+it, outermost first.
 """
 
 from __future__ import annotations
@@ -32,11 +35,15 @@ from pagereader.layout.block_kinds import body_font_size, is_page_number
 from pagereader.layout.line_text import size_of
 from pagereader.structure.numbering import LEVELS, MAX_HEADING_CHARS, opening
 from pagereader.structure.tree import block_parts
-from pagereader.types import BlockResult, PageResult
+from pagereader.types import BlockResult, PageResult, TextLine
 
 MAX_LEVEL = 6
 SIZE_TOLERANCE = 0.12
 """Type sizes within this share of each other are one size (rounding, bold faces, OCR boxes)."""
+SAME_SIZE = 0.02
+"""A numbered heading closes the document's title only in the title's own size or larger (an
+``Abstract`` opening a paper is no title over ``1 Introduction``); a scan's line heights differ
+by more than this between a title and a chapter heading set a little smaller."""
 FURNITURE = frozenset({"header", "footer"})
 _STATUTE_BODY = frozenset({"text", "list"})
 """Body kinds a statute heading is often read as when set in body type."""
@@ -44,6 +51,8 @@ LARGER = 1.08
 """A line this much larger than the body type is set apart (a 12 pt heading over 11 pt text);
 the layout calls only 1.25 times the page's body size a title."""
 MAX_SET_APART_CHARS = 100
+MAX_BODY_BOLD = 0.3
+"""Bold sets a line apart only where most of the body is not bold."""
 _STOPS = ".。!?！？;；,，、"
 """A line ending so is a sentence or a clause, not a heading (a heading may end in ``)``)."""
 
@@ -109,9 +118,17 @@ def numbering_style(text: str) -> tuple[str, int] | None:
     return None
 
 
-def body_size(pages: Sequence[PageResult]) -> float:
-    """The document's body type size from its text layer: the character-weighted median size
-    of its text and list lines (0 when no line knows its size, as on a scan)."""
+@dataclass(frozen=True)
+class Body:
+    """The document's body type from its text layer: the character-weighted median size of its
+    text and list lines (0 when no line knows its size, as on a scan), and the share of those
+    characters set in bold."""
+
+    size: float
+    bold_share: float
+
+
+def body_type(pages: Sequence[PageResult]) -> Body:
     lines = [
         line
         for page in pages
@@ -120,23 +137,38 @@ def body_size(pages: Sequence[PageResult]) -> float:
         for line in b.block.lines
         if line.font_size > 0 and line.text.strip()
     ]
-    return body_font_size(lines)
+    chars = sum(len(line.text) for line in lines)
+    bold = sum(len(line.text) for line in lines if line.bold)
+    return Body(body_font_size(lines), bold / chars if chars else 0.0)
 
 
-def set_apart(result: BlockResult, body: float) -> bool:
-    """A text block the text layer sets in larger type than the body, on one line of its own,
-    short, with no sentence ending: a heading the layout, judging a page alone, read as text
-    (section headings a size or two above the body)."""
+def set_apart(result: BlockResult, body: Body) -> bool:
+    """A text block of one short line with no sentence ending that the text layer sets apart:
+    larger type than the body, or bold where the body is not. A heading the layout, judging a
+    page alone, read as text. (Two-line blocks so set are as often a cover's or a sidebar's
+    bold phrases as wrapped headings.)"""
     lines = [line for line in result.block.lines if line.text.strip()]
     text = heading_text(result)
-    if result.block.kind != "text" or len(lines) != 1 or body <= 0 or lines[0].font_size <= 0:
+    if result.block.kind != "text" or len(lines) != 1 or body.size <= 0:
         return False
     if len(text) > MAX_SET_APART_CHARS or text[-1] in _STOPS or is_page_number(text):
         return False
-    return lines[0].font_size >= LARGER * body
+    opened = opening(text)
+    if opened is not None and opened.kind == "article":  # an article's label is no heading
+        return False
+    return _apart(lines[0], body)
 
 
-def heading_parts(result: BlockResult, body: float = 0.0) -> tuple[list[str], bool]:
+def _apart(line: TextLine, body: Body) -> bool:
+    if line.font_size <= 0:
+        return False
+    if line.font_size >= LARGER * body.size:
+        return True
+    bold = line.bold and body.bold_share < MAX_BODY_BOLD
+    return bold and line.font_size >= body.size * (1 - SIZE_TOLERANCE)
+
+
+def heading_parts(result: BlockResult, body: Body | None = None) -> tuple[list[str], bool]:
     """The headings a block opens, in order, and whether the block is nothing but headings.
     A title block is one heading. A body block is cut where its lines open headings or
     articles (tree.block_parts: OCR reads a statute's title with its first chapter heading as
@@ -145,7 +177,7 @@ def heading_parts(result: BlockResult, body: float = 0.0) -> tuple[list[str], bo
     text = heading_text(result)
     if not text:
         return [], False
-    if result.block.kind == "title" or set_apart(result, body):
+    if result.block.kind == "title" or (body is not None and set_apart(result, body)):
         return [text], True
     if result.block.kind not in _STATUTE_BODY:
         return [], False
@@ -188,8 +220,9 @@ def _closes(new: Style, above: _Open) -> bool:
     """Whether a heading of style ``new`` closes the open heading ``above`` (is its peer or
     outer to it) when ``new``'s style is not open itself."""
     old = above.style
-    if above.pinned:
-        return not new.numbered and new.size >= old.size * (1 - SIZE_TOLERANCE)
+    if above.pinned:  # the title: only a heading as large closes it (a numbered one: no smaller)
+        tolerance = SAME_SIZE if new.numbered else SIZE_TOLERANCE
+        return new.size >= old.size * (1 - tolerance)
     if new.numbered and old.family == new.family:
         return old.rank >= new.rank
     if not new.numbered or not old.numbered:
@@ -227,7 +260,7 @@ def with_headings(pages: Sequence[PageResult]) -> list[PageResult]:
     """``pages`` with every heading's ``level`` and every body block's ``heading_path``.
     A deck (every page a slide) starts its outline anew on each slide."""
     deck = bool(pages) and all(is_slide(page) for page in pages)
-    body = body_size(pages)
+    body = body_type(pages)
     outline = Outline()
     first = True
     out: list[PageResult] = []
@@ -241,12 +274,14 @@ def with_headings(pages: Sequence[PageResult]) -> list[PageResult]:
                 continue
             texts, whole = heading_parts(result, body)
             level = None
-            for text in texts:
+            for n, text in enumerate(texts):
                 style = style_of(result, text)
                 top = deck and not outline.stack
                 pinned = top or (first and not style.numbered and not outline.stack)
-                if top:  # nothing on its slide closes a slide's title
-                    style = Style("slide", 0, math.inf)
+                if top or (pinned and n + 1 < len(texts)):
+                    # nothing on its slide closes a slide's title; nor anything a title read
+                    # in one block with the chapter below it (one block, one size for both)
+                    style = Style("slide" if top else "size", 0, math.inf)
                 level = outline.open(style, text, pinned)
                 first = False
             if whole and level is not None:

@@ -10,9 +10,11 @@ from pagereader.structure.headings import numbering_style, with_headings
 from pagereader.types import Block, BlockKind, BlockResult, PageResult, TextLine
 
 
-def _block(order: int, text: str, kind: BlockKind = "text", size: float = 10.0) -> BlockResult:
+def _block(
+    order: int, text: str, kind: BlockKind = "text", size: float = 10.0, bold: bool = False
+) -> BlockResult:
     box = (10.0, 10.0 + 20 * order, 500.0, 10.0 + 20 * order + size)
-    lines = tuple(TextLine(text=t, bbox=box, font_size=size) for t in text.split("\n"))
+    lines = tuple(TextLine(text=t, bbox=box, font_size=size, bold=bold) for t in text.split("\n"))
     return BlockResult(block=Block(kind=kind, bbox=box, order=order, lines=lines), text=text)
 
 
@@ -185,3 +187,33 @@ def test_a_line_set_a_size_above_the_body_is_a_heading() -> None:
         ("Same size as the body, no heading", None),
     ]
     assert block_markdown(pages[0].blocks[4]) == "# The Modern Era (1990s - Present)"
+
+
+def test_a_bold_line_in_body_type_is_a_heading_where_the_body_is_not_bold() -> None:
+    body = "Word processors changed offices. They spread in the 1980s and never left."
+    plain = [_block(1, body), _block(3, body), _block(4, body)]
+    pages = with_headings(
+        [_page(1, _block(0, "The Evolution of the Word Processor", bold=True), *plain)]
+    )
+    assert [lv for _, lv, _ in _levels(pages)] == [1, None, None, None]
+    everything_bold = [_block(i, body, bold=True) for i in (1, 3, 4)]
+    pages = with_headings(
+        [_page(1, _block(0, "The Evolution of the Word Processor", bold=True), *everything_bold)]
+    )
+    assert [lv for _, lv, _ in _levels(pages)] == [None, None, None, None]
+
+
+def test_an_articles_label_in_bold_is_no_heading() -> None:
+    body = "모든 국민은 인간으로서의 존엄과 가치를 가지며, 행복을 추구할 권리를 가진다."
+    pages = with_headings(
+        [_page(1, _block(0, "제10조", bold=True), _block(1, body), _block(2, body))]
+    )
+    assert [lv for _, lv, _ in _levels(pages)] == [None, None, None]
+
+
+def test_a_first_heading_in_section_type_is_no_title_over_the_sections() -> None:
+    names = ["Abstract", "1 Introduction", "1.1 Scope", "2 Method"]
+    sizes = [12.0, 12.0, 11.0, 12.0]
+    blocks = [_block(i, t, "title", s) for i, (t, s) in enumerate(zip(names, sizes, strict=True))]
+    pages = with_headings([_page(1, *blocks)])
+    assert [lv for _, lv, _ in _levels(pages)] == [1, 1, 2, 1]
