@@ -11,7 +11,7 @@ from pagereader.types import DocumentResult
 SCHEMA_VERSION = "2.1"
 """2.0: a block's verdict says how it ended as `outcome` (1.0 called it `action`); the document
 has a `structure` (headings and articles). 2.1: a heading block has a `level` (1..6) and every
-block a `heading_path`."""
+block a `heading_path`; a page its `overlay_scale` (pixels of its overlay per page unit)."""
 
 
 def document_json(result: DocumentResult) -> dict[str, Any]:

@@ -149,7 +149,7 @@ def _fitting(atom: _Atom, limit: int, count: TokenCounter) -> list[_Atom]:
     if piece.table is not None:
         html = piece.text.lstrip().startswith("<")
         texts = table_parts(piece.table, html, limit, count)
-        return [_Atom(text, piece, atom.span) for text in texts]
+        return list(_row_groups(texts, atom, html))
     spans: list[tuple[int, int]] = []
     text = atom.text
     for sentence in sentences(text):
@@ -160,6 +160,21 @@ def _fitting(atom: _Atom, limit: int, count: TokenCounter) -> list[_Atom]:
             fits = count(text[clause[0] : clause[1]]) <= limit
             spans.extend([clause] if fits else hard_cut(text, clause, limit, count))
     return list(_located(spans, atom))
+
+
+def _row_groups(texts: list[str], atom: _Atom, html: bool) -> Iterable[_Atom]:
+    """Atoms of a table's row groups, each spanning the table as written from its header
+    (which each group repeats) to the group's last row; the whole table where that row is not
+    written so (a table rebuilt from two pages)."""
+    cursor = 0
+    for text in texts:
+        last = text[text.rfind("<tr>") : text.rfind("</tr>") + 5] if html else text.splitlines()[-1]
+        at = atom.text.find(last, cursor) if last else -1
+        if at < 0 or len(atom.piece.segments) != 1:
+            yield _Atom(text, atom.piece, atom.span)
+            continue
+        cursor = at + len(last)
+        yield _Atom(text, atom.piece, (atom.span[0], atom.span[0] + cursor))
 
 
 def _located(spans: list[tuple[int, int]], atom: _Atom) -> Iterable[_Atom]:

@@ -69,7 +69,7 @@ def _statute(roots: tuple[StructureNode, ...], pieces: list[Piece]) -> list[Sect
                 if node.kind != "article" and piece.text.strip():
                     piece.part_heading = piece.kind != "table"
         if not sections:
-            sections.append(Section())
+            sections.append(Section([], piece.path))
         sections[-1].pieces.append(piece)
     return sections
 
