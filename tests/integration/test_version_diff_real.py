@@ -1,8 +1,8 @@
 """``pagereader diff`` of a real statute's digital PDF against its heavy scan
 (../shared/eval/real_legal): the same text, so every article pairs with its own number and
-nothing is added, deleted, renumbered or critically changed; what OCR does get wrong there is
-a lone full stop the print set on a line of its own, which the diff lists as punctuation
-only."""
+no article is added, deleted, renumbered or changed beyond its punctuation, and nothing
+changes critically; what OCR does get wrong in the articles is a lone full stop the print set
+on a line of its own, which the diff lists as punctuation only."""
 
 from __future__ import annotations
 
@@ -30,6 +30,11 @@ def test_a_statute_against_its_scan_has_no_real_change(tmp_path: Path, stem: str
     data = json.loads((tmp_path / "diff.json").read_text(encoding="utf-8"))
     assert data["mode"] == "articles"
     assert data["old"]["articles"] == data["new"]["articles"] > 0
-    wrong = [c for c in data["changes"] if not c["punctuation_only"]]
+    wrong = [c for c in data["changes"] if c["unit"] == "article" and not c["punctuation_only"]]
     assert wrong == [], json.dumps(wrong, ensure_ascii=False)[:2000]
-    assert data["summary"]["unchanged"] + len(data["changes"]) == data["old"]["articles"]
+    # outside the articles (a statute's name and date line) OCR may misread a glyph, never a
+    # critical token here
+    critical = [c for c in data["changes"] if c["critical"]]
+    assert critical == [], json.dumps(critical, ensure_ascii=False)[:2000]
+    articles = [c for c in data["changes"] if c["unit"] == "article"]
+    assert data["summary"]["unchanged"] + len(articles) == data["old"]["articles"]

@@ -59,10 +59,25 @@ def load_output(path: Path) -> DocumentResult:
 
 
 async def _read(paths: list[Path], options: Options) -> list[DocumentResult]:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
+
     from pagereader.pipeline import aparse, make_context
 
-    ctx = make_context(options)
-    return list(await asyncio.gather(*(aparse(path, ctx=ctx) for path in paths)))
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=console
+    ) as progress:
+        tasks: dict[str, TaskID] = {}
+
+        def on_event(event: dict[str, object]) -> None:
+            file = str(event.get("file"))
+            if event["event"] == "document_start":
+                pages = int(str(event["pages"]))
+                tasks[file] = progress.add_task(escape(Path(file).name), total=pages)
+            elif event["event"] == "page_done" and file in tasks:
+                progress.advance(tasks[file])
+
+        ctx = make_context(options, on_event=on_event)
+        return list(await asyncio.gather(*(aparse(path, ctx=ctx) for path in paths)))
 
 
 def read_versions(paths: list[Path], options: Options) -> list[DocumentResult]:
@@ -71,8 +86,6 @@ def read_versions(paths: list[Path], options: Options) -> list[DocumentResult]:
     saved = {path: saved_output(path) for path in paths}
     results: dict[Path, DocumentResult] = {p: load_output(s) for p, s in saved.items() if s}
     sources = list(dict.fromkeys(path for path in paths if saved[path] is None))
-    for path in sources:
-        console.print(f"reading {escape(str(path))}", highlight=False)
     if sources:
         results.update(zip(sources, asyncio.run(_read(sources, options)), strict=True))
     return [results[path] for path in paths]
@@ -84,14 +97,16 @@ def _report(diff: VersionDiff) -> None:
         console.print("no changes", highlight=False)
         return
     console.print(
-        f"{len(diff.changes)} changes: {s.added} added, {s.deleted} deleted, "
+        f"{len(diff.changes)} change{'s' if len(diff.changes) != 1 else ''}: "
+        f"{s.added} added, {s.deleted} deleted, "
         f"{s.renumbered} renumbered, {s.changed} changed ({s.critical} critical)",
         highlight=False,
     )
     for change in diff.changes:
         if change.critical:
             ref = change.new or change.old
-            name = ref.label if ref else f"page {','.join(map(str, change.new_pages))}"
+            pages = ", ".join(map(str, change.new_pages or change.old_pages))
+            name = ref.label if ref else f"a passage on page {pages}"
             say("warning", f"critical change in {name}: {', '.join(change.critical)}")
 
 

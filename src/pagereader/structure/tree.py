@@ -114,14 +114,21 @@ def _cuts(opened: Opening, before: str) -> bool:
     return not opened.rest or ends_sentence(before)
 
 
+def body_parts(pages: Sequence[PageResult]) -> list[tuple[PageResult, int, str]]:
+    """The document's own text in reading order, as (page, block order, part) with each
+    block cut where a later line opens a node (:func:`block_parts`)."""
+    return [
+        (page, block.block.order, part)
+        for page in pages
+        for block in page.blocks
+        if block.block.kind in BODY_KINDS
+        for part in block_parts(block)
+    ]
+
+
 def build_structure(pages: list[PageResult] | tuple[PageResult, ...]) -> tuple[StructureNode, ...]:
     """The headings and articles of ``pages``; empty when fewer than MIN_ARTICLES open."""
-    items: list[tuple[PageResult, int, str]] = []
-    for page in pages:
-        for block in page.blocks:
-            if block.block.kind in BODY_KINDS:
-                for part in block_parts(block):
-                    items.append((page, block.block.order, part))
+    items = body_parts(pages)
     openings = [opening(text) for _, _, text in items]
     if sum(o is not None and o.kind == "article" for o in openings) < MIN_ARTICLES:
         return ()

@@ -61,7 +61,8 @@ def _page(index: int, *texts: str) -> PageResult:
     blocks = []
     for order, text in enumerate(texts):
         box = (10.0, 10.0 + 30 * order, 500.0, 30.0 + 30 * order)
-        block = Block(kind="text", bbox=box, order=order, lines=(TextLine(text=text, bbox=box),))
+        lines = tuple(TextLine(text=line, bbox=box) for line in text.split("\n"))
+        block = Block(kind="text", bbox=box, order=order, lines=lines)
         blocks.append(BlockResult(block=block, text=text))
     return PageResult(index=index, width=595.0, height=842.0, blocks=tuple(blocks))
 
@@ -127,3 +128,22 @@ def test_when_only_one_version_has_articles_both_are_compared_as_text() -> None:
         "only the old version numbers its articles (2); the versions were compared as running text",
     )
     assert [c.critical for c in diff.changes] == [("-第一條",), ("得->應",), ("-第二條",)]
+
+
+def test_text_outside_the_articles_is_compared_too() -> None:
+    """A date line read with the first article as one block (as OCR reads a code-book page): its
+    changed date is a critical change of a passage, the articles themselves unchanged."""
+
+    def version(year: str) -> DocumentResult:
+        page = _page(
+            1,
+            f"修正日期：民國 {year} 年 01 月 20 日\n第一條\n住戶得使用會議室。",
+            "第二條\n本規約自公告日施行。",
+        )
+        return _doc(page).model_copy(update={"structure": build_structure([page])})
+
+    diff = diff_documents(version("110"), version("112"), PATTERNS)
+    assert diff.mode == "articles" and diff.summary.unchanged == 2
+    (change,) = diff.changes
+    assert (change.unit, change.kind, change.critical) == ("passage", "changed", ("110->112",))
+    assert (change.old_pages, change.new_pages) == ((1,), (1,))

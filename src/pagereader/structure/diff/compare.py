@@ -15,7 +15,7 @@ from pagereader.structure.diff.model import (
     VersionDiff,
     VersionSide,
 )
-from pagereader.structure.diff.passages import text_changes
+from pagereader.structure.diff.passages import outside_articles, page_texts, text_changes
 from pagereader.structure.diff.words import critical_changes, hunks
 from pagereader.types import DocumentResult, StructureNode
 
@@ -124,11 +124,13 @@ def diff_documents(
         pairs = align(old_articles, new_articles)
         found = [_pair_change(pair, patterns) for pair in pairs]
         changes = [c for c in found if c is not None]
+        unchanged = len(found) - len(changes)
+        changes += text_changes(outside_articles(old.pages), outside_articles(new.pages), patterns)
         return VersionDiff(
             mode="articles",
             old=side(old),
             new=side(new),
-            summary=summary(changes, len(found) - len(changes)),
+            summary=summary(changes, unchanged),
             changes=ordered(changes),
             notes=tuple(notes),
         )
@@ -138,7 +140,7 @@ def diff_documents(
             f"only the {which} version numbers its articles ({len(old_articles or new_articles)}"
             "); the versions were compared as running text"
         )
-    changes = text_changes(old.pages, new.pages, patterns)
+    changes = text_changes(page_texts(old.pages), page_texts(new.pages), patterns)
     return VersionDiff(
         mode="text",
         old=side(old),

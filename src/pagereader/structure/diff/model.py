@@ -50,7 +50,8 @@ class ArticleRef(Frozen):
 
 
 class Change(Frozen):
-    """One article added, deleted, renumbered or changed (or, in text mode, one passage).
+    """One article added, deleted, renumbered or changed, or one passage of running text (a
+    document without articles, or a statute's text outside them) added, deleted or changed.
 
     ``critical`` lists the critical tokens (modal words, numbers, dates, article numbers
     cited) that differ between the two texts, in the verifier's notation; ``text`` is the
@@ -58,6 +59,7 @@ class Change(Frozen):
     texts are when both exist."""
 
     kind: ChangeKind
+    unit: Literal["article", "passage"] = "article"
     old: ArticleRef | None = None
     new: ArticleRef | None = None
     old_pages: tuple[int, ...] = ()

@@ -41,7 +41,7 @@ def _pages(pages: tuple[int, ...]) -> str:
     return ("p. " if len(pages) == 1 else "pp. ") + ", ".join(map(str, pages))
 
 
-def _title(change: Change, unit: str) -> str:
+def _title(change: Change) -> str:
     old, new = change.old, change.new
     if old and new and old.number != new.number:
         name = f"{old.label} → {new.label} ({old.id} → {new.id})"
@@ -50,7 +50,7 @@ def _title(change: Change, unit: str) -> str:
         assert ref is not None
         name = f"{ref.label}{f' ({ref.title})' if ref.title else ''} ({ref.id})"
     else:
-        name = unit
+        name = "Passage"
     sides = [f"old {_pages(change.old_pages)}"] if change.old_pages else []
     sides += [f"new {_pages(change.new_pages)}"] if change.new_pages else []
     where = " → ".join(sides)
@@ -58,8 +58,8 @@ def _title(change: Change, unit: str) -> str:
     return f"### {name} — {where}{similar}"
 
 
-def _change(change: Change, unit: str) -> list[str]:
-    lines = [_title(change, unit), ""]
+def _change(change: Change) -> list[str]:
+    lines = [_title(change), ""]
     if change.critical:
         lines += [f"**Critical:** {', '.join(f'`{c}`' for c in change.critical)}", ""]
     if change.old is not None and change.new is not None and change.kind == "deleted":
@@ -77,12 +77,12 @@ def _summary(diff: VersionDiff) -> str:
     counts = f"{s.added} added, {s.deleted} deleted, {s.renumbered} renumbered, {s.changed} changed"
     of_them = f"{s.critical} with critical changes, {s.punctuation_only} in punctuation only"
     tail = f"; {s.unchanged} articles unchanged" if diff.mode == "articles" else ""
-    return f"**Summary:** {len(diff.changes)} changes: {counts} ({of_them}){tail}."
+    total = f"{len(diff.changes)} change{'s' if len(diff.changes) != 1 else ''}"
+    return f"**Summary:** {total}: {counts} ({of_them}){tail}."
 
 
 def diff_markdown(diff: VersionDiff) -> str:
     """diff.md's text."""
-    unit = "article" if diff.mode == "articles" else "passage"
     lines = [
         "# Version diff",
         "",
@@ -93,7 +93,9 @@ def diff_markdown(diff: VersionDiff) -> str:
         f"| pages | {diff.old.pages} | {diff.new.pages} |",
         f"| articles | {diff.old.articles} | {diff.new.articles} |",
         "",
-        f"Compared {'article by article' if diff.mode == 'articles' else 'as running text'}.",
+        "Compared article by article, the text outside the articles as running text."
+        if diff.mode == "articles"
+        else "Compared as running text.",
         "",
     ]
     lines += [f"> **Note:** {_esc(note)}" for note in diff.notes]
@@ -105,18 +107,21 @@ def diff_markdown(diff: VersionDiff) -> str:
     if critical:
         lines += ["## Critical changes", ""]
         for change in critical:
-            lines += _change(change, unit)
+            lines += _change(change)
     for kind, heading in _SECTIONS:
-        rest = [
-            c for c in diff.changes if c.kind == kind and not c.critical and not c.punctuation_only
-        ]
-        if rest:
-            lines += [f"## {heading} {unit}s", ""]
-            for change in rest:
-                lines += _change(change, unit)
+        for unit in ("article", "passage"):
+            rest = [
+                c
+                for c in diff.changes
+                if c.kind == kind and c.unit == unit and not c.critical and not c.punctuation_only
+            ]
+            if rest:
+                lines += [f"## {heading} {unit}s", ""]
+                for change in rest:
+                    lines += _change(change)
     marks = [c for c in diff.changes if c.punctuation_only and not c.critical]
     if marks:
         lines += ["## Punctuation only", ""]
         for change in marks:
-            lines += _change(change, unit)
+            lines += _change(change)
     return "\n".join(lines).rstrip() + "\n"
