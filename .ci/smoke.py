@@ -350,7 +350,61 @@ def smoke_mcp(work: Path) -> None:
     if "parse" not in tools or parsed.get("status") != "ok" or expected not in markdown:
         raise SmokeError(f"mcp: tools {tools}, parse answered {str(parsed)[:500]}")
     print(f"ok   mcp: {len(tools)} tools over stdio, deck.pdf parsed ({parsed['pages']} pages)")
+    smoke_mcp_http(work)
     check_absent_extras(work, {"mcp"})
+
+
+def smoke_mcp_http(work: Path) -> None:
+    """`pagereader mcp --transport http` with a token file: refused without the token (401),
+    its tools listed through the SDK's client with it."""
+    import urllib.error
+
+    import anyio
+    import httpx2
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    token = uuid.uuid4().hex
+    tokens = work / "mcp-tokens.txt"
+    tokens.write_text(f"smoke:reviewer:{token}\n", encoding="utf-8")
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    process = server("mcp", "--root", str(EXAMPLES), "--out", str(work / "mcp-http"),
+                     "--transport", "http", "--port", str(port), "--token-file", str(tokens),
+                     log=work / "mcp-http.log")
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            if process.poll() is not None:
+                raise SmokeError(f"mcp --transport http exited with {process.returncode}")
+            try:
+                http(url, b"{}", {"Content-Type": "application/json"})
+                raise SmokeError("mcp over HTTP answered a request without a token")
+            except urllib.error.HTTPError as refused:
+                if refused.code != 401:
+                    raise SmokeError(f"mcp over HTTP without a token: {refused.code}") from None
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise SmokeError(f"{url} did not answer within 120 s") from None
+                time.sleep(0.5)
+
+        async def listed() -> list[str]:
+            headers = {"Authorization": f"Bearer {token}"}
+            async with (
+                httpx2.AsyncClient(headers=headers, timeout=60) as client,
+                streamable_http_client(url, http_client=client) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                return sorted(tool.name for tool in (await session.list_tools()).tools)
+
+        tools = anyio.run(listed)
+        if "parse" not in tools:
+            raise SmokeError(f"mcp over HTTP listed {tools}")
+        print(f"ok   mcp over HTTP: 401 without the token, {len(tools)} tools with it")
+    finally:
+        stop(process)
 
 
 def smoke_demo(out: Path) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -257,14 +258,18 @@ async def test_http_needs_a_token_with_the_reviewer_role(root: Path, tmp_path: P
         process.wait(30)
 
 
+_REFERENCE_LABEL = re.compile(r"^(?:第 \S+ 條|제\d+조(?:의\d+)?)(?:\s|$)")
+"""A line of a reference transcript that opens an article (its own pattern, not pagereader's)."""
+
+
 def reference_article(reference: Path, label: str) -> str:
     """An article's text as the reference transcript prints it: the rest of its label's line
     and the lines up to the next article's label."""
     lines = reference.read_text(encoding="utf-8").splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(label + " "))
+    start = next(i for i, line in enumerate(lines) if line == label or line.startswith(label + " "))
     body = [lines[start][len(label) :]]
     for line in lines[start + 1 :]:
-        if line.startswith("第 ") and " 條 " in line[:12]:
+        if _REFERENCE_LABEL.match(line):
             break
         body.append(line)
     return "".join(part.strip() for part in body)
@@ -299,3 +304,18 @@ async def test_stdio_get_article_of_a_real_statute(tmp_path: Path) -> None:
             await session.call_tool("get_article", {"document": document, "number": "999"})
         )
         assert "no article 999" in absent and "30-1" in absent
+
+
+async def test_stdio_get_article_of_a_korean_statute(tmp_path: Path) -> None:
+    legal = shared("eval", "real_legal")
+    expected = reference_article(legal / "constitution_1987.p1.ref.txt", "제10조")
+    async with stdio_session(legal, tmp_path / "out") as session:
+        parsed = structured(await session.call_tool("parse", {"path": "constitution_1987.pdf"}))
+        for asked in ("제10조", "10"):
+            article = structured(
+                await session.call_tool(
+                    "get_article", {"document": parsed["document"], "number": asked}
+                )
+            )
+            assert article["number"] == "10" and article["pages"] == [1]
+            assert char_consistency(article["text"], expected) >= 0.98, article["text"]

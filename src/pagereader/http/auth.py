@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
 
-from fastapi import Request
+from starlette.requests import Request  # FastAPI's Request is this class
 
 from pagereader.errors import ConfigError
 from pagereader.http.errors import ServiceError
@@ -167,16 +167,20 @@ def caller(request: Request) -> Principal:
     return tokens.authenticate(authorization)
 
 
+def holds(principal: Principal, role: Role) -> Principal:
+    """``principal`` when it holds ``role`` or a higher one; HTTP 403 otherwise."""
+    if not principal.can(role):
+        raise ServiceError(
+            403, f"{principal.name} is a {principal.role}; this needs the {role} role"
+        )
+    return principal
+
+
 def require(role: Role) -> Callable[[Request], Awaitable[Principal]]:
     """A FastAPI dependency: the caller, who must hold ``role`` or a higher one (else 403)."""
 
     async def dependency(request: Request) -> Principal:
-        principal = caller(request)
-        if not principal.can(role):
-            raise ServiceError(
-                403, f"{principal.name} is a {principal.role}; this needs the {role} role"
-            )
-        return principal
+        return holds(caller(request), role)
 
     return dependency
 

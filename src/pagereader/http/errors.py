@@ -3,8 +3,10 @@ answer has one shape, ``{"error": "one line", "code": "not_found", "status": 404
 ``"fields"`` (each field at fault and why) on a 422.
 
 Routes raise; one handler per exception type writes the answer (a refused upload, a review of a
-missing block, an unknown token and FastAPI's own 404 or 422 alike), so a client reads errors
-one way. ``serve-engine`` speaks the OpenAI API and keeps that API's error objects.
+missing block, an unknown token and FastAPI's own 404 or 422 alike: service/error_handlers.py),
+so a client reads errors one way. Nothing here needs FastAPI, so the MCP server's token guard
+answers in the same shape. ``serve-engine`` speaks the OpenAI API and keeps that API's error
+objects.
 """
 
 from __future__ import annotations
@@ -12,10 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
-from starlette.exceptions import HTTPException
+from starlette.responses import JSONResponse
 
 from pagereader.errors import PagereaderError
 
@@ -69,7 +68,9 @@ def error_body(status: int, message: str) -> dict[str, Any]:
     return ServiceError(status, message).body()
 
 
-def _answer(error: ServiceError) -> JSONResponse:
+def error_response(error: ServiceError) -> JSONResponse:
+    """The answer to a refusal, in the one shape (Starlette's, so that any ASGI app of
+    pagereader can send it)."""
     return JSONResponse(error.body(), status_code=error.status, headers=error.headers or None)
 
 
@@ -88,20 +89,3 @@ def invalid(fields: list[dict[str, str]], shape: str) -> ServiceError:
     """The 422 for a body or parameter of the wrong shape: one line, and the fields."""
     summary = "; ".join(f"{f['field']}: {f['message']}" for f in fields)
     return ServiceError(422, f"send {shape} ({summary})", fields=fields)
-
-
-def install_error_handlers(app: FastAPI) -> None:
-    """Answer ServiceError, Starlette's HTTP errors (an unknown route, a wrong method) and
-    FastAPI's parameter validation in the one shape."""
-
-    @app.exception_handler(ServiceError)
-    async def service_error(_: Request, exc: ServiceError) -> JSONResponse:
-        return _answer(exc)
-
-    @app.exception_handler(HTTPException)
-    async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
-        return _answer(ServiceError(exc.status_code, str(exc.detail), headers=exc.headers))
-
-    @app.exception_handler(RequestValidationError)
-    async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return _answer(invalid(field_errors(exc.errors()), "valid parameters"))

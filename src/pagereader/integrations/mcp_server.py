@@ -18,12 +18,11 @@ from typing import Any, TypeVar
 import uvicorn
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pagereader.errors import PagereaderError
-from pagereader.http.auth import Role, TokenStore
-from pagereader.http.errors import ServiceError
+from pagereader.http.auth import Role, TokenStore, holds
+from pagereader.http.errors import ServiceError, error_response
 from pagereader.integrations.answers import (
     ArticleAnswer,
     PageAnswer,
@@ -161,17 +160,9 @@ class TokenGuard:
             headers = dict(scope.get("headers") or [])
             authorization = headers.get(b"authorization", b"").decode("latin-1") or None
             try:
-                principal = self.tokens.authenticate(authorization)
-                if not principal.can(self.role):
-                    message = (
-                        f"{principal.name} is a {principal.role}; this needs the {self.role} role"
-                    )
-                    raise ServiceError(403, message)
+                holds(self.tokens.authenticate(authorization), self.role)
             except ServiceError as exc:
-                answer = JSONResponse(
-                    exc.body(), status_code=exc.status, headers=exc.headers or None
-                )
-                await answer(scope, receive, send)
+                await error_response(exc)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 

@@ -24,10 +24,11 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from pagereader.http.auth import ANONYMOUS, TokenStore
-from pagereader.http.errors import ServiceError, install_error_handlers
+from pagereader.http.errors import ServiceError
 from pagereader.http.origin import OriginGuard
 from pagereader.options import Options
 from pagereader.service.deps import Admin, Reader, Reviewer
+from pagereader.service.error_handlers import install_error_handlers
 from pagereader.service.jobs.store import FINISHED, JOB_STATUSES
 from pagereader.service.jobs.submit import submit_upload
 from pagereader.service.limits import ServiceLimits
