@@ -19,6 +19,7 @@ import subprocess
 import time
 from typing import NamedTuple
 
+import numpy as np
 from PIL import Image
 
 from pagereader.engines.base import BlockRequest, EmbeddedEngine
@@ -51,11 +52,31 @@ def tesseract_available(binary: str | None = None) -> bool:
     return shutil.which(binary or tesseract_binary()) is not None
 
 
-def _png(image: Image.Image) -> bytes:
-    """The image as Tesseract reads it from stdin: PNG at the fastest compression (a page
-    strip encodes in half the time of the default level; it only crosses a pipe)."""
+def _grey(image: Image.Image) -> Image.Image | None:
+    """The image in grey when it holds no colour (a grey scan rendered as RGB), else None."""
+    if image.mode in ("L", "1"):
+        return image
+    if image.mode != "RGB":
+        return None
+    pixels = np.asarray(image)
+    red = pixels[:, :, 0]
+    if np.array_equal(red, pixels[:, :, 1]) and np.array_equal(red, pixels[:, :, 2]):
+        return Image.fromarray(red)
+    return None
+
+
+def _stdin_image(image: Image.Image) -> bytes:
+    """The image as Tesseract reads it from stdin. Grey pixels go as raw PGM, which costs
+    nothing to write or read: PNG costs an encoding here and a decoding in Tesseract (a Korean
+    page's line strips: 1.93 -> 1.67 CPU s, the same text). Tesseract reads a grey image as it
+    reads the same pixels in RGB; colour goes as PNG at the fastest compression (it only
+    crosses a pipe), since Tesseract thresholds each colour channel on its own."""
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=1)
+    grey = _grey(image)
+    if grey is not None:
+        grey.convert("L").save(buffer, format="PPM")
+    else:
+        image.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
 
 
@@ -64,7 +85,7 @@ def _run(image: Image.Image, args: list[str], binary: str, timeout_s: float) -> 
         raise DependencyError("Tesseract is not installed", hint=TESSERACT_HINT)
     done = subprocess.run(
         [binary, "stdin", "stdout", *args],
-        input=_png(image),
+        input=_stdin_image(image),
         capture_output=True,
         timeout=timeout_s,
         env=_ENV,

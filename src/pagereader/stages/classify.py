@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 import cv2
 import numpy as np
@@ -24,6 +23,7 @@ from pagereader.layout.table_grid import find_ruled_tables
 from pagereader.options import ClassifyOptions
 from pagereader.runtime import Runtime
 from pagereader.sources.base import RenderedPage
+from pagereader.stages.detection_size import detection_options
 from pagereader.stages.native import classify_native
 from pagereader.stages.page_budget import text_layer_over
 from pagereader.stages.routes import resolve_route
@@ -260,16 +260,20 @@ def _route_head(ctx: Runtime, page_class: str) -> str:
     return chain[0] if chain else ""
 
 
-def _upright_script(ctx: Runtime, state: PageState, trusted: bool) -> tuple[Script, str]:
+def _upright_script(
+    ctx: Runtime, state: PageState, trusted: bool, font_size_pt: float
+) -> tuple[Script, str]:
     """The page's script and why. With neither ``--lang`` nor a trusted text layer to say it,
-    the OCR's orientation reading says it, and the page is turned upright in ``state`` (its
-    detection kept for the layout stage)."""
+    the OCR's orientation reading says it, and the page is turned upright in ``state``. Its
+    lines are detected at the size the layout reads them at (detection_size.py, from the
+    measured type size ``font_size_pt``), and the detection is kept for the layout stage."""
     if ctx.options.lang:
         return SCRIPT_OF_LANG[ctx.options.lang], f"--lang {ctx.options.lang}"
     if trusted:
         counts = count_scripts(line.text for line in state.rendered.lines)
         return script_of(counts), f"text layer letters: {counts}"
-    upright = upright_and_script(state.rendered, ctx.options.ocr)
+    options = detection_options(state.rendered, font_size_pt, ctx.options.ocr)
+    upright = upright_and_script(state.rendered, options)
     state.rendered, state.detection = upright.page, upright.detection
     return upright.script, upright.reason
 
@@ -288,16 +292,10 @@ def _classify(ctx: Runtime, state: PageState) -> PageState:
     before = state.rendered
     if before.native is not None:
         return classify_native(state, before.native, ctx.options.classify)
-    options = ctx.options.classify
-    trusted, _ = text_layer_trusted(text_layer_probe(before), before.invisible_text_share, options)
-    if trusted or ctx.options.lang:  # the script is counted or given: nothing to overlap
-        script, script_reason = _upright_script(ctx, state, trusted)
-        decision, trusted, tables = classify_page(before, options)
-    else:
-        with ThreadPoolExecutor(max_workers=1) as pool:  # features beside orientation+script
-            measured = pool.submit(classify_page, before, options)
-            script, script_reason = _upright_script(ctx, state, trusted)
-            decision, trusted, tables = measured.result()
+    # the features first: their type size sets the size of the page's one line detection
+    decision, trusted, tables = classify_page(before, ctx.options.classify)
+    state.budget.check("classify")
+    script, script_reason = _upright_script(ctx, state, trusted, decision.features.median_font_size)
     state.budget.check("classify")
     if state.rendered is not before:  # turned upright: measure the page as it now stands
         decision, trusted, tables = classify_page(state.rendered, ctx.options.classify)

@@ -9,7 +9,6 @@ in the same reading-order pass.
 from __future__ import annotations
 
 import asyncio
-import math
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
@@ -21,8 +20,8 @@ from pagereader.layout.reading_order import order_blocks
 from pagereader.layout.regions import merge_layout_regions
 from pagereader.layout.table_detect import find_word_tables
 from pagereader.layout.table_words import WORDS_SOURCE
-from pagereader.options import RapidOCREngineOptions
 from pagereader.runtime import Runtime
+from pagereader.stages.detection_size import detection_options
 from pagereader.stages.native import native_blocks
 from pagereader.stages.page_budget import cap_blocks
 from pagereader.stages.page_ocr import drop_noise, read_page_lines
@@ -31,14 +30,6 @@ from pagereader.types import BBox, Block, BlockKind, TextLine
 
 _MIN_FIGURE_SHARE = 0.01
 _MARGIN_BAND = 0.1
-_MAX_DETECTION_SIDE = 1600
-"""The detector's working memory grows with the square of its input side: 1600 keeps a page at
-the pixel budget within the per-page memory bound (2400 took it past 1.5 GB)."""
-_MIN_DETECTED_TEXT_PX = 18.0
-"""Body text smaller than this in the detector's input gets loose line boxes, and their crops
-turn characters into other forms (條 read as 条, 規 as 规). Sizes are the decision layer's
-(from ink rows on scans, which run above the glyphs): A4 print at 10-11 pt comes to 14-18
-pixels at the default detection size, slide type to 24 and more."""
 
 
 def _center_in(line: TextLine, box: BBox) -> bool:
@@ -122,39 +113,19 @@ def digital_blocks(state: PageState) -> list[Block]:
     return blocks
 
 
-def detection_options(
-    state: PageState, base: RapidOCREngineOptions | None = None
-) -> RapidOCREngineOptions:
-    """The embedded OCR's settings for a scan: its default detection size, or the size at which
-    the body text keeps ``_MIN_DETECTED_TEXT_PX`` (print on A4 at 200 DPI needs about 1400;
-    slides with their large type keep the default). Smaller, loose line boxes make the
-    recognizer read 條 as 条 and 規 as 规. ``base``: the configured embedded OCR."""
-    default = base or RapidOCREngineOptions()
-    page = state.rendered
-    size_pt = state.decision.features.median_font_size if state.decision else 0.0
-    long_px = max(page.image.size)
-    if size_pt <= 0 or long_px <= default.det_limit_side_len:
-        return default
-    text_px = size_pt / 72.0 * page.units_per_inch * page.scale
-    side = math.ceil(_MIN_DETECTED_TEXT_PX * long_px / text_px / 32) * 32
-    if side <= default.det_limit_side_len:
-        return default
-    return default.model_copy(
-        update={"det_limit_side_len": min(side, long_px, _MAX_DETECTION_SIDE)}
-    )
-
-
 def scan_blocks(state: PageState, ctx: Runtime) -> list[Block]:
     """OCR lines and layout-model regions, reconciled; ruled tables from the raster.
 
     The page's lines are read once here (page_ocr.py: PP-OCR over the decision layer's own
-    detection, or Tesseract's Korean model on Hangul pages), so the kinds can be guessed from
+    detection, made at the size detection_size.py gives, or Tesseract's Korean model on Hangul
+    pages), so the kinds can be guessed from
     the text and the embedded engines reuse them instead of reading every crop again.
     """
     page = state.rendered
     scale = page.scale
     script = state.decision.script if state.decision is not None else "unknown"
-    options = detection_options(state, ctx.options.ocr)
+    size_pt = state.decision.features.median_font_size if state.decision else 0.0
+    options = detection_options(page, size_pt, ctx.options.ocr)
     with ThreadPoolExecutor(max_workers=1) as pool:  # the layout model runs meanwhile
         reading = pool.submit(read_page_lines, page, script, state.detection, options)
         found = detect_regions(page.image, inference_backend(ctx.options.ocr))

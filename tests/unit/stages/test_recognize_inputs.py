@@ -8,39 +8,33 @@ from PIL import Image, ImageDraw
 
 from pagereader.options import RapidOCREngineOptions
 from pagereader.sources.base import RenderedPage
-from pagereader.stages.layout import detection_options
+from pagereader.stages.detection_size import detection_options
 from pagereader.stages.recognize import block_image
 from pagereader.stages.state import PageState
-from pagereader.types import Block, PageDecision, PageFeatures, TextLine
+from pagereader.types import Block, TextLine
 
 DEFAULT = RapidOCREngineOptions().det_limit_side_len
 
 
-def scan(width_pt: float, height_pt: float, dpi: float, font_pt: float) -> PageState:
+def scan(width_pt: float, height_pt: float, dpi: float) -> RenderedPage:
     scale = dpi / 72
     image = Image.new("RGB", (int(width_pt * scale), int(height_pt * scale)), "white")
-    page = RenderedPage(
+    return RenderedPage(
         file="x.pdf", index=1, width=width_pt, height=height_pt, scale=scale, image=image
     )
-    decision = PageDecision(
-        page_class="scan",
-        max_pixels=1,
-        min_pixels=1,
-        features=PageFeatures(median_font_size=font_pt),
-    )
-    return PageState(rendered=page, decision=decision)
 
 
 def test_a4_print_is_detected_finer_than_slide_type() -> None:
     # body text in pixels at the default size: 12 pt on A4 at 200 DPI is about 14 px
-    a4 = detection_options(scan(595, 842, 200, 12)).det_limit_side_len
-    slide = detection_options(scan(960, 540, 200, 24)).det_limit_side_len
+    a4 = detection_options(scan(595, 842, 200), 12).det_limit_side_len
+    slide = detection_options(scan(960, 540, 200), 24).det_limit_side_len
     assert slide == DEFAULT
     assert a4 > DEFAULT
     # at the chosen size, 12 pt body text keeps 18 px (the raster's long side is 842 pt)
     assert 18 <= 12 * a4 / 842 < 20
-    small_raster = detection_options(scan(595, 842, 80, 12)).det_limit_side_len
+    small_raster = detection_options(scan(595, 842, 80), 12).det_limit_side_len
     assert small_raster == DEFAULT  # the raster already fits the default size
+    assert detection_options(scan(595, 842, 200), 0).det_limit_side_len == DEFAULT  # unknown
 
 
 def digital_figure(text_over: bool) -> tuple[PageState, Block]:
