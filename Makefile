@@ -89,8 +89,8 @@ test-fast: install-test
 
 lint: install-test
 	$(VENV)/bin/deptry src
-	$(VENV)/bin/ruff check src tests bench examples
-	$(VENV)/bin/ruff format --check src tests bench examples
+	$(VENV)/bin/ruff check src tests bench examples docs/hooks.py
+	$(VENV)/bin/ruff format --check src tests bench examples docs/hooks.py
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
