@@ -21,6 +21,11 @@ from pydantic import (
     model_validator,
 )
 
+from pagereader.option_defaults import DEFAULT_AGREEMENT_MIN as DEFAULT_AGREEMENT_MIN
+from pagereader.option_defaults import DEFAULT_AGREEMENT_MIN_OCR as DEFAULT_AGREEMENT_MIN_OCR
+from pagereader.option_defaults import DEFAULT_REMEDIES as DEFAULT_REMEDIES
+from pagereader.option_defaults import DEFAULT_ROUTES as DEFAULT_ROUTES
+from pagereader.option_defaults import VerifyRemedy as VerifyRemedy
 from pagereader.types import BlockKind, CheckName, Lang, PageClass, Task
 
 BUILTIN_ENGINES = frozenset({"textlayer", "rapidocr", "tesseract", "grid", "ocr"})
@@ -293,42 +298,6 @@ class OutputOptions(_Options):
     )
 
 
-VerifyRemedy = Literal["retry", "escalate", "fallback", "review"]
-
-DEFAULT_REMEDIES: Mapping[CheckName, tuple[VerifyRemedy, ...]] = {
-    "empty": ("retry", "fallback", "escalate", "review"),
-    "truncation": ("retry", "fallback", "escalate", "review"),
-    "reasoning": ("retry", "fallback", "escalate", "review"),
-    "repetition": ("retry", "fallback", "escalate", "review"),
-    "script": ("fallback", "escalate", "retry", "review"),
-    "critical": ("fallback", "retry", "escalate", "review"),
-    "agreement": ("fallback", "escalate", "retry", "review"),
-    "table": ("retry", "escalate", "review"),
-    "plausibility": ("escalate", "retry", "review"),
-}
-
-
-DEFAULT_AGREEMENT_MIN: Mapping[BlockKind, float] = {
-    "title": 0.8,
-    "text": 0.85,
-    "list": 0.85,
-    "caption": 0.8,
-    "header": 0.6,
-    "footer": 0.6,
-    "table": 0.7,
-}
-
-DEFAULT_AGREEMENT_MIN_OCR: Mapping[BlockKind, float] = {
-    "title": 0.6,
-    "text": 0.7,
-    "list": 0.7,
-    "caption": 0.6,
-    "header": 0.4,
-    "footer": 0.4,
-    "table": 0.5,
-}
-
-
 class ContextOptions(_Options):
     """The optional page context pass: one whole-page request for a title and a summary."""
 
@@ -404,15 +373,6 @@ class VerifyOptions(_Options):
     )
     max_steps: int = Field(4, ge=1, le=16, description="remedies a block may go through")
     mark_review: bool = Field(True, description="mark blocks flagged for review in document.md")
-
-
-DEFAULT_ROUTES: Mapping[str, tuple[str, ...]] = {
-    "digital.*": ("textlayer", "ocr"),
-    "digital.figure": ("ocr",),
-    "dense.*": ("textlayer", "ocr"),
-    "scan.*": ("ocr",),
-    "*.table": ("grid", "textlayer", "ocr"),
-}
 
 
 class Options(_Options):
