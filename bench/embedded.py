@@ -4,13 +4,14 @@ Sets (from ../shared/eval): ``real_legal`` (statutes typeset, then scanned light
 exact text of every page), and docling's scanned page at 0/90/180/270 degrees. For every page
 pagereader runs in process (its stage timings; the models are loaded once, before timing) and
 Tesseract reads the raster pagereader rendered (``OMP_THREAD_LIMIT=1``, ``--psm 3``, the
-language of the reference). Printed per set and page type: pages, mean seconds of each and
-their ratio, mean CPU seconds of each (every thread, and child processes: pagereader's Korean
-strips and Tesseract itself) and their ratio (goal <= 1.0 on scans), mean and worst character
-consistency of each, critical tokens identical (% of pages), pages pagereader turned or
-flagged for review, the classify and layout stages, and the orientation/script decision alone
-(timed again on the raster, given its line detection, which layout reuses). Digital pages are
-listed too (pagereader reads their text layer).
+language of the reference). Printed per set, language and page type: pages, mean seconds of
+each and their ratio, mean CPU seconds of each (every thread, and child processes:
+pagereader's Korean strips and Tesseract itself) and their ratio (goal <= 1.0 on scans), mean
+and worst character consistency of each, critical tokens identical (% of pages), pages
+pagereader turned or flagged for review, the classify and layout stages, and the
+orientation/script decision alone (timed again on the raster, given its line detection, which
+layout reuses); then the scanned pages' CPU ratio per language and over all. Digital pages
+are listed too (pagereader reads their text layer).
 
     .venv/bin/python bench/embedded.py [--sets real_legal docling_rotated] [--pages-detail]
 """
@@ -96,6 +97,7 @@ class Row:
     """One page measured."""
 
     case: Case
+    lang: str
     page_class: str
     turned: bool
     flagged: bool
@@ -144,6 +146,7 @@ async def measure(ctx: Runtime, case: Case) -> Row:
     stages = result.timings.stages if result.timings else {}
     return Row(
         case=case,
+        lang=lang,
         page_class=decision.page_class if decision else "failed",
         turned=bool(decision and "page turned" in decision.script_reason),
         flagged=any(block.verdict.outcome == "review" for block in result.blocks),
@@ -175,9 +178,11 @@ def _consistency(rows: list[Row], side: str) -> tuple[float, float]:
 
 
 def table(rows: list[Row]) -> str:
-    """Per set and page type: seconds, ratio, consistency, critical tokens, turned pages."""
+    """Per set, language and page type: seconds, ratio, consistency, critical tokens, turned
+    pages; then the scanned pages' CPU ratio per language and over all."""
     head = [
         "set",
+        "lang",
         "type",
         "pages",
         "pagereader s",
@@ -197,9 +202,9 @@ def table(rows: list[Row]) -> str:
         "flagged",
     ]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    groups = dict.fromkeys((r.case.group, r.case.kind) for r in rows)
-    for group, kind in groups:
-        mine = [r for r in rows if (r.case.group, r.case.kind) == (group, kind)]
+    groups = dict.fromkeys((r.case.group, r.lang, r.case.kind) for r in rows)
+    for group, lang, kind in groups:
+        mine = [r for r in rows if (r.case.group, r.lang, r.case.kind) == (group, lang, kind)]
         ours_s = statistics.mean(r.ours_s for r in mine)
         tess_s = statistics.mean(r.tess_s for r in mine)
         ours_cpu = statistics.mean(r.ours_cpu for r in mine)
@@ -210,6 +215,7 @@ def table(rows: list[Row]) -> str:
         tess_crit = 100 * sum(bool(r.tess["critical_ok"]) for r in mine) / len(mine)
         cells = [
             group,
+            lang,
             kind,
             str(len(mine)),
             f"{ours_s:.2f}",
@@ -231,17 +237,25 @@ def table(rows: list[Row]) -> str:
         out.append("| " + " | ".join(cells) + " |")
     scans = [r for r in rows if r.page_class != "digital" and r.case.kind != "digital"]
     if scans:
-        ours_s = statistics.mean(r.ours_s for r in scans)
-        tess_s = statistics.mean(r.tess_s for r in scans)
-        ours_cpu = statistics.mean(r.ours_cpu for r in scans)
-        tess_cpu = statistics.mean(r.tess_cpu for r in scans)
-        out.append(
-            f"\nall scanned pages: {len(scans)}, pagereader {ours_s:.2f} s, Tesseract "
-            f"{tess_s:.2f} s a page: ratio {ours_s / tess_s:.2f}x; CPU {ours_cpu:.2f} s "
-            f"against {tess_cpu:.2f} s: {ours_cpu / tess_cpu:.2f}x (pages per CPU-second: "
-            f"{tess_cpu / ours_cpu:.2f} of Tesseract's; goal <= 1.0x)"
-        )
+        out.append("")
+    for lang in dict.fromkeys(r.lang for r in scans):
+        out.append(_scan_summary(f"{lang} scanned pages", [r for r in scans if r.lang == lang]))
+    if scans:
+        out.append(_scan_summary("all scanned pages", scans))
     return "\n".join(out)
+
+
+def _scan_summary(name: str, scans: list[Row]) -> str:
+    ours_s = statistics.mean(r.ours_s for r in scans)
+    tess_s = statistics.mean(r.tess_s for r in scans)
+    ours_cpu = statistics.mean(r.ours_cpu for r in scans)
+    tess_cpu = statistics.mean(r.tess_cpu for r in scans)
+    return (
+        f"{name}: {len(scans)}, pagereader {ours_s:.2f} s, Tesseract {tess_s:.2f} s a page: "
+        f"ratio {ours_s / tess_s:.2f}x; CPU {ours_cpu:.2f} s against {tess_cpu:.2f} s: "
+        f"{ours_cpu / tess_cpu:.2f}x (pages per CPU-second: {tess_cpu / ours_cpu:.2f} of "
+        "Tesseract's; goal <= 1.0x)"
+    )
 
 
 def detail(rows: list[Row]) -> str:

@@ -162,6 +162,9 @@ the next glyph may follow it in the crop)."""
 CIRCLED_WIDTHS = (1.0, 1.5)
 """Crop widths at a line's start, in line heights: the glyph alone and with the start of the
 next one; the surer reading of a circled number wins (either alone is sometimes unsure)."""
+CIRCLED_SURE = 0.9
+"""A circled number read this surely from the narrower crop settles the line: the wider crop
+is read only for the others (on real_legal's Korean scans the glyph alone reads 0.97-1.0)."""
 _MISREAD_NUMBER = re.compile(r"^[(\[]?[0-9@®©•·]{1,2}(?=[\uac00-\ud7a3])")
 """A circled number misread and run into the first word ("(8모든")."""
 
@@ -199,26 +202,29 @@ def restore_circled_numbers(
 ) -> list[TextLine]:
     """Clause numbers (①, ②, ...) that Tesseract's Korean model misreads ("(2", "8", "•"),
     read again by PP-OCR, which knows them: the first glyph of each line in ``numbered`` (the
-    boxes of lines whose reading may hide one; every line when None), in one batch. A line
-    starts where the detector's line around it starts, when that is further left (Tesseract
-    sometimes drops the number altogether). PP-OCR pads every crop to a full line's width, so
-    a page's 40 first glyphs cost as much as its 40 lines: only the suspects are read."""
+    boxes of lines whose reading may hide one; every line when None). A line starts where the
+    detector's line around it starts, when that is further left (Tesseract sometimes drops the
+    number altogether). PP-OCR pads every crop to a full line's width, so a page's 40 first
+    glyphs cost as much as its 40 lines: only the suspects are read, each crop width in one
+    batch, and a wider crop only where the narrower ones read no number ``CIRCLED_SURE``."""
     chosen = [i for i, line in enumerate(lines) if numbered is None or line.bbox in numbered]
-    if not chosen:
-        return lines
-    crops = [c for i in chosen for c in _first_glyph_crops(image, lines[i], detected)]
-    read = recognize_crops(crops, options)
-    per_line = len(CIRCLED_WIDTHS)
+    crops = {i: _first_glyph_crops(image, lines[i], detected) for i in chosen}
+    found: dict[int, list[tuple[float, str]]] = {i: [] for i in chosen}
+    pending = chosen
+    for width in range(len(CIRCLED_WIDTHS)):
+        if not pending:
+            break
+        read = recognize_crops([crops[i][width] for i in pending], options)
+        for index, (text, score) in zip(pending, read, strict=True):
+            if score >= CIRCLED_SCORE and _CIRCLED.match(text):
+                found[index].append((score, text[0]))
+        pending = [i for i in pending if max(found[i], default=(0.0, ""))[0] < CIRCLED_SURE]
     out = list(lines)
-    for slot, index in enumerate(chosen):
-        found = [
-            (score, text[0])
-            for text, score in read[slot * per_line : (slot + 1) * per_line]
-            if score >= CIRCLED_SCORE and _CIRCLED.match(text)
-        ]
+    for index, readings in found.items():
         line = lines[index]
-        if found and line.text.strip():
-            out[index] = line.model_copy(update={"text": _with_number(line.text, max(found)[1])})
+        if readings and line.text.strip():
+            number = max(readings)[1]
+            out[index] = line.model_copy(update={"text": _with_number(line.text, number)})
     return out
 
 

@@ -7,13 +7,15 @@ when the turned reading is both confident and far more confident than the uprigh
 guesses from glyph shapes alone turned real upright pages (bleed-through, handwriting), so
 they are not used. The same few lines give the script: a confident PP-OCR reading is Chinese
 or Latin; a weak one (PP-OCR has no Hangul) is read again by Tesseract's Korean model, and a
-confident Hangul reading makes the page Korean. ``--lang`` overrides.
+confident Hangul reading makes the page Korean and upright (no turned reading is made).
+``--lang`` overrides.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -98,13 +100,17 @@ def _reading(results: list[tuple[str, float]]) -> Reading:
 
 
 def read_both_ways(
-    crops: list[np.ndarray], vertical: bool, options: RapidOCREngineOptions | None = None
+    crops: list[np.ndarray],
+    vertical: bool,
+    options: RapidOCREngineOptions | None = None,
+    upright: Callable[[], bool] | None = None,
 ) -> tuple[Reading, Reading]:
     """The crops read as they stand and turned half a turn. A confident reading of
     horizontal lines as they stand settles it: no turned reading could beat it by the margin,
-    so that one is not made (it would read 0)."""
+    so that one is not made (it would read 0). So does ``upright()`` when it says the weak
+    reading is of lines that stand upright in a script PP-OCR does not know (Korean)."""
     ahead = _reading(recognize_crops(crops, options))
-    if not vertical and ahead.score > 1.0 - TURN_MARGIN:
+    if not vertical and (ahead.score > 1.0 - TURN_MARGIN or (upright is not None and upright())):
         return ahead, Reading(0.0, "", made=False)
     turned = recognize_crops([np.ascontiguousarray(np.rot90(c, 2)) for c in crops], options)
     return ahead, _reading(turned)
@@ -143,29 +149,62 @@ def turn_page(page: RenderedPage, angle: int) -> RenderedPage:
     )
 
 
-def script_from_reading(reading: Reading, crops: list[np.ndarray]) -> tuple[Script, str]:
+class HangulProbe:
+    """Tesseract's Korean model on the sampled crops, read once when first asked: whether they
+    are Korean (a confident Hangul reading; PP-OCR, which has no Hangul, reads them weakly
+    whichever way up), and what it read. The orientation asks it before reading a weak page
+    turned, and the script decision reuses its answer."""
+
+    def __init__(self, crops: list[np.ndarray]) -> None:
+        self.crops = crops
+        self._answer: tuple[bool, str] | None = None
+
+    def korean(self) -> bool:
+        """Whether the crops read as Korean (False without crops or Tesseract)."""
+        return self.answer()[0]
+
+    def answer(self) -> tuple[bool, str]:
+        """(Korean, what Tesseract read and how surely)."""
+        if self._answer is None:
+            self._answer = self._read()
+        return self._answer
+
+    def _read(self) -> tuple[bool, str]:
+        if not self.crops or not tesseract_available():
+            return False, "Tesseract unavailable, so Hangul cannot be detected"
+        reads = read_line_strip([Image.fromarray(crop) for crop in self.crops], _PROBE_LANG)
+        korean = count_scripts([read.text for read in reads])["hangul"]
+        confidence = statistics.mean(read.confidence for read in reads) if reads else 0.0
+        probe = f"Tesseract ({_PROBE_LANG}) read {korean} Hangul at confidence {confidence:.2f}"
+        return korean >= 10 and confidence >= KOREAN_MIN_CONFIDENCE, probe
+
+
+def script_from_reading(
+    reading: Reading, crops: list[np.ndarray], probe: HangulProbe | None = None
+) -> tuple[Script, str]:
     """The script of the sampled lines: PP-OCR's letters when it read them confidently;
     otherwise Tesseract's Korean model on them (PP-OCR has no Hangul): a confident Hangul
-    reading makes the page Korean, a poor one leaves PP-OCR's letters to decide."""
+    reading makes the page Korean, a poor one leaves PP-OCR's letters to decide. ``probe``:
+    the Korean probe of these crops, when one was made already."""
     counts = count_scripts([reading.text])
     letters = sum(counts.values())
     if reading.score >= _CONFIDENT and letters >= 4:
         return script_of(counts), f"sampled lines read by PP-OCR ({reading.score:.2f}): {counts}"
     weak = f"sampled lines read weakly by PP-OCR ({reading.score:.2f}): {counts}"
+    if probe is None or probe.crops is not crops:
+        probe = HangulProbe(crops)
+    korean, said = probe.answer()
     if not crops or not tesseract_available():
-        return script_of(counts), f"{weak}; Tesseract unavailable, so Hangul cannot be detected"
-    reads = read_line_strip([Image.fromarray(crop) for crop in crops], _PROBE_LANG)
-    korean = count_scripts([read.text for read in reads])["hangul"]
-    confidence = statistics.mean(read.confidence for read in reads) if reads else 0.0
-    probe = f"Tesseract ({_PROBE_LANG}) read {korean} Hangul at confidence {confidence:.2f}"
-    if korean >= 10 and confidence >= KOREAN_MIN_CONFIDENCE:
-        return "hangul", f"{weak}; {probe}"
-    return script_of(counts), f"{weak}; {probe}: not Korean"
+        return script_of(counts), f"{weak}; {said}"
+    if korean:
+        return "hangul", f"{weak}; {said}"
+    return script_of(counts), f"{weak}; {said}: not Korean"
 
 
 def upright_and_script(page: RenderedPage, options: RapidOCREngineOptions | None = None) -> Upright:
     """For a scan: the page turned upright when the evidence is strong, its script, and the
-    line detection of the page as it finally stands."""
+    line detection of the page as it finally stands (None for a page turned a quarter: the
+    layout detects it at its own size)."""
     return orient(page, detect(page.image, options), options)
 
 
@@ -177,19 +216,30 @@ def orient(
         return Upright(page, "unknown", "no text lines found", 0, detection)
     vertical = tall_share(detection) > 0.5
     crops = sample_crops(page.image, detection)
-    ahead, turned = read_both_ways(crops, vertical, options)
+    probe = HangulProbe(crops)
+    ahead, turned = read_both_ways(crops, vertical, options, upright=probe.korean)
     angle, evidence = choose_turn(vertical, ahead, turned)
-    if angle:
+    kept: Detection | None = detection
+    if angle == 180:
         page = turn_page(page, angle)
-        detection = detect(page.image, options)
-        crops = sample_crops(page.image, detection)
-        reading = turned if angle in (180, 270) else ahead
+        kept = detect(page.image, options)
+        crops = sample_crops(page.image, kept)
+        reading = turned
+    elif angle:
+        # A sideways page's type size was measured across its lines, so its detection size
+        # is no guide: the layout detects the turned page at its own size. The sampled lines,
+        # already laid flat, are the turned page's lines for the script.
+        page = turn_page(page, angle)
+        kept = None
+        reading = turned if angle == 270 else ahead
+        if angle == 270:
+            crops = [np.ascontiguousarray(np.rot90(c, 2)) for c in crops]
     else:
         reading = ahead
         if vertical:
             crops = []  # sideways lines say nothing about the script
-    script, why = script_from_reading(reading, crops)
+    script, why = script_from_reading(reading, crops, probe)
     orientation = (
         f"; page turned {angle} degrees ({evidence})" if angle else f"; upright ({evidence})"
     )
-    return Upright(page, script, why + orientation, angle, detection)
+    return Upright(page, script, why + orientation, angle, kept)

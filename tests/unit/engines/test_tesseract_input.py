@@ -11,9 +11,9 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from pagereader.engines.tesseract import (
-    _stdin_image,
     clean_text,
     tesseract_available,
+    tesseract_input,
     tesseract_text,
 )
 
@@ -30,13 +30,13 @@ def _page(text: str, mode: str = "RGB", ink: str = "black") -> Image.Image:
 
 def test_grey_goes_as_pgm_and_colour_as_png() -> None:
     grey_rgb = _page("모든 국민은")
-    assert _stdin_image(grey_rgb).startswith(b"P5\n760 60\n255\n")
-    assert _stdin_image(_page("모든 국민은", mode="L")).startswith(b"P5\n")
-    body = _stdin_image(grey_rgb).split(b"\n", 3)[3]
+    assert tesseract_input(grey_rgb).startswith(b"P5\n760 60\n255\n")
+    assert tesseract_input(_page("모든 국민은", mode="L")).startswith(b"P5\n")
+    body = tesseract_input(grey_rgb).split(b"\n", 3)[3]
     assert body == grey_rgb.convert("L").tobytes()  # the pixels, unchanged
     coloured = _page("모든 국민은", ink="blue")
-    assert _stdin_image(coloured).startswith(PNG_SIGNATURE)
-    assert _stdin_image(coloured.convert("RGBA")).startswith(PNG_SIGNATURE)
+    assert tesseract_input(coloured).startswith(PNG_SIGNATURE)
+    assert tesseract_input(coloured.convert("RGBA")).startswith(PNG_SIGNATURE)
 
 
 @pytest.mark.skipif(not tesseract_available(), reason="needs Tesseract (kor)")
