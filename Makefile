@@ -11,7 +11,7 @@ SYSTEM_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-tra tessera
 	fonts-dejavu-core chromium
 
 .PHONY: test-vllm
-.PHONY: demo test test-fast install install-service install-test opencv-headless system-packages lint lock check-latest clean
+.PHONY: docs demo test test-fast install install-service install-test opencv-headless system-packages lint lock check-latest clean
 # the coverage of `make test` (src/pagereader, every test) may not fall below this
 COV_FLOOR ?= 91
 
@@ -89,8 +89,8 @@ test-fast: install-test
 
 lint: install-test
 	$(VENV)/bin/deptry src
-	$(VENV)/bin/ruff check src tests bench examples
-	$(VENV)/bin/ruff format --check src tests bench examples
+	$(VENV)/bin/ruff check src tests bench examples docs/hooks.py
+	$(VENV)/bin/ruff format --check src tests bench examples docs/hooks.py
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
@@ -113,4 +113,8 @@ check-latest:
 	bash .ci/latest
 
 clean:
-	rm -rf out .pytest_cache .mypy_cache .ruff_cache tests/fixtures/_generated
+	rm -rf out site .pytest_cache .mypy_cache .ruff_cache tests/fixtures/_generated
+
+# the documentation site (mkdocs-material) into site/; the reference pages are made from the code
+docs: install-test
+	$(VENV)/bin/mkdocs build --strict -d site

@@ -34,6 +34,7 @@ BIN = Path(sys.executable).parent
 PAGEREADER = str(BIN / "pagereader")
 COMMANDS = [
     "parse",
+    "diff",
     "batch",
     "serve",
     "serve-engine",
@@ -46,6 +47,7 @@ COMMANDS = [
     "export-evalset",
     "export-docling",
     "mcp",
+    "schema",
 ]
 EXTRAS = ("service", "batch", "eval", "router", "docling", "mcp")
 

@@ -1,5 +1,6 @@
-"""The README's Dependencies table and pyproject.toml name the same packages, each under the
-same extra (or the base install): a dependency added or moved in one and not the other fails."""
+"""The Dependencies page's table (docs/dependencies.md) and pyproject.toml name the same
+packages, each under the same extra (or the base install): a dependency added or moved in one
+and not the other fails."""
 
 from __future__ import annotations
 
@@ -36,9 +37,12 @@ def declared(pyproject: dict[str, object]) -> set[tuple[str, str]]:
     return pairs
 
 
-def tabled(readme: str) -> set[tuple[str, str]]:
+PAGE = REPO / "docs" / "dependencies.md"
+
+
+def tabled(page: str) -> set[tuple[str, str]]:
     """(package, extra or "base") for every Python row of the Dependencies table."""
-    section = readme.split("\n## Dependencies\n", 1)[1].split("\n## ", 1)[0]
+    section = page.split("# Dependencies\n", 1)[1].split("\n## ", 1)[0]
     pairs = set()
     for line in section.splitlines():
         if not line.startswith("| ") or line.startswith(("| library", "| ---", "| Debian")):
@@ -51,21 +55,19 @@ def tabled(readme: str) -> set[tuple[str, str]]:
     return pairs
 
 
-def test_the_readme_table_lists_what_pyproject_declares() -> None:
+def test_the_docs_table_lists_what_pyproject_declares() -> None:
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    page = PAGE.read_text(encoding="utf-8")
     in_pyproject = declared(pyproject)
-    in_readme = tabled(readme)
-    assert in_pyproject - in_readme == set(), "declared in pyproject.toml, not in the README"
-    assert in_readme - in_pyproject == set(), "in the README's table, not in pyproject.toml"
+    in_docs = tabled(page)
+    assert in_pyproject - in_docs == set(), "declared in pyproject.toml, not on the page"
+    assert in_docs - in_pyproject == set(), "in the page's table, not in pyproject.toml"
 
 
 def test_the_comparison_sees_a_missing_row() -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    without_httpx = "\n".join(
-        line for line in readme.splitlines() if not line.startswith("| httpx")
-    )
+    page = PAGE.read_text(encoding="utf-8")
+    without_httpx = "\n".join(line for line in page.splitlines() if not line.startswith("| httpx"))
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
     assert declared(pyproject) - tabled(without_httpx) == {("httpx", "base")}
-    moved = readme.replace("| pyyaml (extra `router`)", "| pyyaml (extra `service`)")
+    moved = page.replace("| pyyaml (extra `router`)", "| pyyaml (extra `service`)")
     assert ("pyyaml", "service") in tabled(moved) - declared(pyproject)

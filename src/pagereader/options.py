@@ -21,6 +21,11 @@ from pydantic import (
     model_validator,
 )
 
+from pagereader.option_defaults import DEFAULT_AGREEMENT_MIN as DEFAULT_AGREEMENT_MIN
+from pagereader.option_defaults import DEFAULT_AGREEMENT_MIN_OCR as DEFAULT_AGREEMENT_MIN_OCR
+from pagereader.option_defaults import DEFAULT_REMEDIES as DEFAULT_REMEDIES
+from pagereader.option_defaults import DEFAULT_ROUTES as DEFAULT_ROUTES
+from pagereader.option_defaults import VerifyRemedy as VerifyRemedy
 from pagereader.types import BlockKind, CheckName, Lang, PageClass, Task
 
 BUILTIN_ENGINES = frozenset({"textlayer", "rapidocr", "tesseract", "grid", "ocr"})
@@ -78,18 +83,38 @@ class LimitsOptions(_Options):
 class ClassifyOptions(_Options):
     """Thresholds of the decision layer (see stages/classify.py)."""
 
-    min_text_chars: int = Field(8, ge=0)
-    max_garbage_ratio: float = Field(0.05, ge=0.0, le=1.0)
-    invisible_text_share: float = Field(0.8, ge=0.0, le=1.0)
-    dense_line_count: int = Field(120, ge=1)
-    small_font_pt: float = Field(7.5, gt=0)
-    dense_small_font_share: float = Field(0.5, ge=0.0, le=1.0)
-    dense_table_fraction: float = Field(0.3, ge=0.0, le=1.0)
-    sparse_line_count: int = Field(15, ge=0)
-    min_pixels: int = Field(112_896, ge=3136)
-    sparse_max_pixels: int = Field(501_760, ge=3136)
-    normal_max_pixels: int = Field(1_003_520, ge=3136)
-    dense_max_pixels: int = Field(2_007_040, ge=3136)
+    min_text_chars: int = Field(
+        8, ge=0, description="fewer text-layer characters: no usable text layer"
+    )
+    max_garbage_ratio: float = Field(
+        0.05, ge=0.0, le=1.0, description="garbage glyph share above which the page is a scan"
+    )
+    invisible_text_share: float = Field(
+        0.8, ge=0.0, le=1.0, description="invisible text share over an image: an old OCR layer"
+    )
+    dense_line_count: int = Field(120, ge=1, description="text lines at which a page is dense")
+    small_font_pt: float = Field(
+        7.5, gt=0, description="type size (pt) below which text is small print"
+    )
+    dense_small_font_share: float = Field(
+        0.5, ge=0.0, le=1.0, description="small-print share at which a page is dense"
+    )
+    dense_table_fraction: float = Field(
+        0.3, ge=0.0, le=1.0, description="ruled-table area share at which a page is dense"
+    )
+    sparse_line_count: int = Field(
+        15, ge=0, description="text lines at or below which a page is sparse"
+    )
+    min_pixels: int = Field(112_896, ge=3136, description="least pixels of a block request")
+    sparse_max_pixels: int = Field(
+        501_760, ge=3136, description="max_pixels of a request on a sparse page"
+    )
+    normal_max_pixels: int = Field(
+        1_003_520, ge=3136, description="max_pixels of a request on a normal page"
+    )
+    dense_max_pixels: int = Field(
+        2_007_040, ge=3136, description="max_pixels of a request on a dense page"
+    )
     max_page_chars: int = Field(
         50_000,
         ge=1,
@@ -101,15 +126,21 @@ class ClassifyOptions(_Options):
 
 
 class TextLayerEngineOptions(_Options):
-    kind: Literal["textlayer"] = "textlayer"
+    kind: Literal["textlayer"] = Field(
+        "textlayer", description="the PDF's own text in the block's box"
+    )
 
 
 class RapidOCREngineOptions(_Options):
     """The embedded PP-OCR engine; defaults are the fast settings measured in DESIGN.md."""
 
-    kind: Literal["rapidocr"] = "rapidocr"
-    det_limit_side_len: int = Field(960, ge=320, le=4096)
-    use_cls: bool = False
+    kind: Literal["rapidocr"] = Field(
+        "rapidocr", description="the embedded PP-OCR models, on the CPU"
+    )
+    det_limit_side_len: int = Field(
+        960, ge=320, le=4096, description="longest side of the detector's input (px)"
+    )
+    use_cls: bool = Field(False, description="run the text-direction classifier")
     threads: int = Field(2, ge=1, le=64, description="CPU threads of each model call")
     backend: Literal["auto", "openvino", "onnxruntime"] = Field(
         "auto",
@@ -121,10 +152,10 @@ class RapidOCREngineOptions(_Options):
 
 
 class TesseractEngineOptions(_Options):
-    kind: Literal["tesseract"] = "tesseract"
-    psm: int = Field(6, ge=0, le=13)
-    binary: str = "tesseract"
-    timeout_s: float = Field(60.0, gt=0)
+    kind: Literal["tesseract"] = Field("tesseract", description="Debian's tesseract-ocr")
+    psm: int = Field(6, ge=0, le=13, description="page segmentation mode for blocks (6: one block)")
+    binary: str = Field("tesseract", description="the tesseract program (name on PATH or path)")
+    timeout_s: float = Field(60.0, gt=0, description="seconds one call may take")
 
 
 class OpenAIEngineOptions(_Options):
@@ -135,16 +166,30 @@ class OpenAIEngineOptions(_Options):
     ``fallback_on_refusal`` says the fallback's answer is acceptable: a deployment that meant
     to read on GPUs must not quietly read on the CPU."""
 
-    kind: Literal["openai"] = "openai"
-    base_url: str
-    model: str
-    api_key: SecretStr = SecretStr("EMPTY")
-    prompt_style: Literal["paddleocr-vl", "qwen-vl"] = "paddleocr-vl"
-    max_concurrency: int = Field(16, ge=1, le=4096)
-    timeout_s: float = Field(60.0, gt=0)
-    retries: int = Field(2, ge=0, le=10)
-    max_tokens: Mapping[Task, int] = Field(default_factory=dict)
-    prompts: Mapping[Task, str] = Field(default_factory=dict)
+    kind: Literal["openai"] = Field(
+        "openai", description="any OpenAI-compatible chat endpoint (vLLM)"
+    )
+    base_url: str = Field(description="the endpoint's URL, up to /v1")
+    model: str = Field(description="the served model's name (as /v1/models lists it)")
+    api_key: SecretStr = Field(
+        SecretStr("EMPTY"), description="the endpoint's key (never printed or stored)"
+    )
+    prompt_style: Literal["paddleocr-vl", "qwen-vl"] = Field(
+        "paddleocr-vl", description='task prompts: paddleocr-vl ("OCR:", ...) or qwen-vl'
+    )
+    max_concurrency: int = Field(
+        16, ge=1, le=4096, description="requests in flight to this endpoint"
+    )
+    timeout_s: float = Field(60.0, gt=0, description="seconds one request may take")
+    retries: int = Field(
+        2, ge=0, le=10, description="retries of connect errors, 429 and 5xx, with backoff"
+    )
+    max_tokens: Mapping[Task, int] = Field(
+        default_factory=dict, description="the most output tokens, per task"
+    )
+    prompts: Mapping[Task, str] = Field(
+        default_factory=dict, description="a prompt per task, replacing the style's own"
+    )
     image_factor: int = Field(
         28,
         ge=1,
@@ -174,12 +219,12 @@ class RouterCacheOptions(_Options):
     """The router's response cache (``[router.cache]``): exact matches only, keyed on the
     crop's digest in the routing tag. Off unless the section is set."""
 
-    backend: Literal["memory", "redis", "valkey"]
+    backend: Literal["memory", "redis", "valkey"] = Field(description="where answers are kept")
     address: str | None = Field(
         None, description="host:port of the Redis or Valkey server (those backends only)"
     )
     ttl_s: int = Field(86_400, ge=60, le=31_536_000, description="how long an answer is kept")
-    max_entries: int = Field(100_000, ge=100, le=100_000_000)
+    max_entries: int = Field(100_000, ge=100, le=100_000_000, description="the most answers kept")
 
     @model_validator(mode="after")
     def _check_address(self) -> RouterCacheOptions:
@@ -203,16 +248,22 @@ class RouterCacheOptions(_Options):
 class RouterOptions(_Options):
     """Router mode: every request goes to one vLLM Semantic Router endpoint."""
 
-    base_url: str
-    model: str = "vllm-sr/auto"
-    api_key: SecretStr = SecretStr("EMPTY")
+    base_url: str = Field(description="the router's URL, up to /v1")
+    model: str = Field("vllm-sr/auto", description="the model name that lets the router choose")
+    api_key: SecretStr = Field(
+        SecretStr("EMPTY"), description="the router's key (never printed or stored)"
+    )
     cache: RouterCacheOptions | None = None
 
 
 class BudgetOptions(_Options):
-    page_deadline_s: float | None = Field(None, gt=0)
-    pages_in_flight: int = Field(2, ge=1, le=256)
-    target_page_s: float = Field(5.0, gt=0)
+    page_deadline_s: float | None = Field(
+        None, gt=0, description="late blocks then fall back down their chain"
+    )
+    pages_in_flight: int = Field(2, ge=1, le=256, description="pages of a document read at once")
+    target_page_s: float = Field(
+        5.0, gt=0, description="seconds a page should take (bench, timings.json)"
+    )
     max_page_blocks: int = Field(
         500,
         ge=1,
@@ -235,8 +286,10 @@ ChunkTokenizer = Literal["o200k_base", "cl100k_base"]
 
 
 class OutputOptions(_Options):
-    overlays: bool = True
-    markdown_page_breaks: bool = True
+    overlays: bool = Field(True, description="draw pages/NNN.png with the blocks outlined")
+    markdown_page_breaks: bool = Field(
+        True, description="<!-- page N --> before each page in document.md"
+    )
     chunk_tokens: int = Field(
         512, ge=16, le=65536, description="the most tokens a chunk of chunks.jsonl holds"
     )
@@ -245,47 +298,13 @@ class OutputOptions(_Options):
     )
 
 
-VerifyRemedy = Literal["retry", "escalate", "fallback", "review"]
-
-DEFAULT_REMEDIES: Mapping[CheckName, tuple[VerifyRemedy, ...]] = {
-    "empty": ("retry", "fallback", "escalate", "review"),
-    "truncation": ("retry", "fallback", "escalate", "review"),
-    "reasoning": ("retry", "fallback", "escalate", "review"),
-    "repetition": ("retry", "fallback", "escalate", "review"),
-    "script": ("fallback", "escalate", "retry", "review"),
-    "critical": ("fallback", "retry", "escalate", "review"),
-    "agreement": ("fallback", "escalate", "retry", "review"),
-    "table": ("retry", "escalate", "review"),
-    "plausibility": ("escalate", "retry", "review"),
-}
-
-
-DEFAULT_AGREEMENT_MIN: Mapping[BlockKind, float] = {
-    "title": 0.8,
-    "text": 0.85,
-    "list": 0.85,
-    "caption": 0.8,
-    "header": 0.6,
-    "footer": 0.6,
-    "table": 0.7,
-}
-
-DEFAULT_AGREEMENT_MIN_OCR: Mapping[BlockKind, float] = {
-    "title": 0.6,
-    "text": 0.7,
-    "list": 0.7,
-    "caption": 0.6,
-    "header": 0.4,
-    "footer": 0.4,
-    "table": 0.5,
-}
-
-
 class ContextOptions(_Options):
     """The optional page context pass: one whole-page request for a title and a summary."""
 
-    engine: str | None = None
-    max_pixels: int = Field(1_003_520, ge=3136)
+    engine: str | None = Field(
+        None, description="the page pass's engine (title, summary); unset: off"
+    )
+    max_pixels: int = Field(1_003_520, ge=3136, description="max_pixels of the page pass's image")
 
 
 class VerifyOptions(_Options):
@@ -299,44 +318,61 @@ class VerifyOptions(_Options):
     route, fallback a trusted reference), and ``review`` always is.
     """
 
-    enabled: bool = True
-    ocr_reference_on_scans: bool = True
-    reference_engine: str = "ocr"
-    fallback_to_ocr: bool = False
+    enabled: bool = Field(True, description="check every answer and apply remedies")
+    ocr_reference_on_scans: bool = Field(
+        True, description="read scans with the reference engine too"
+    )
+    reference_engine: str = Field(
+        "ocr", description="the reference's engine where no text layer is trusted"
+    )
+    fallback_to_ocr: bool = Field(
+        False, description="the OCR reference may replace a failed answer"
+    )
     agreement_min: Mapping[BlockKind, float] = Field(
-        default_factory=lambda: dict(DEFAULT_AGREEMENT_MIN)
+        default_factory=lambda: dict(DEFAULT_AGREEMENT_MIN),
+        description="least consistency with the text layer, per block kind",
     )
     agreement_min_ocr: Mapping[BlockKind, float] = Field(
-        default_factory=lambda: dict(DEFAULT_AGREEMENT_MIN_OCR)
+        default_factory=lambda: dict(DEFAULT_AGREEMENT_MIN_OCR),
+        description="least consistency with the embedded OCR, per kind",
     )
-    critical_patterns: Mapping[Lang, tuple[str, ...]] = Field(default_factory=dict)
-    plausibility_min_confidence: float = Field(0.6, ge=0.0, le=1.0)
-    repetition_min_span: int = Field(40, ge=4)
-    compression_ratio_max: float = Field(4.5, gt=1.0)
-    compression_min_chars: int = Field(300, ge=50)
-    reasoning_markers: tuple[str, ...] = ()
-    max_retries: int = Field(1, ge=0, le=5)
-    retry_pixel_factor: float = Field(2.0, gt=1.0, le=16.0)
-    retry_max_pixels: int = Field(4_014_080, ge=3136)
+    critical_patterns: Mapping[Lang, tuple[str, ...]] = Field(
+        default_factory=dict,
+        description="critical-token regexes per language, replacing the built-in ones",
+    )
+    plausibility_min_confidence: float = Field(
+        0.6, ge=0.0, le=1.0, description="OCR confidence below which it is flagged"
+    )
+    repetition_min_span: int = Field(
+        40, ge=4, description="characters a repeated run spans to be a loop"
+    )
+    compression_ratio_max: float = Field(
+        4.5, gt=1.0, description="compression ratio of a degenerate answer"
+    )
+    compression_min_chars: int = Field(
+        300, ge=50, description="characters before the ratio is checked"
+    )
+    reasoning_markers: tuple[str, ...] = Field(
+        (), description="leaked-reasoning regexes, replacing the built-in ones"
+    )
+    max_retries: int = Field(1, ge=0, le=5, description="retries with more pixels a block may get")
+    retry_pixel_factor: float = Field(
+        2.0, gt=1.0, le=16.0, description="a retry's max_pixels over the block's"
+    )
+    retry_max_pixels: int = Field(
+        4_014_080, ge=3136, description="the most pixels a retry asks for"
+    )
     pixel_blind_engines: tuple[str, ...] = Field(
         (),
         description="engines a retry with more pixels cannot help, besides those whose class "
         "says so (every embedded engine)",
     )
     remedies: Mapping[CheckName, tuple[VerifyRemedy, ...]] = Field(
-        default_factory=lambda: dict(DEFAULT_REMEDIES)
+        default_factory=lambda: dict(DEFAULT_REMEDIES),
+        description="per check, the remedies to try in order",
     )
-    max_steps: int = Field(4, ge=1, le=16)
-    mark_review: bool = True
-
-
-DEFAULT_ROUTES: Mapping[str, tuple[str, ...]] = {
-    "digital.*": ("textlayer", "ocr"),
-    "digital.figure": ("ocr",),
-    "dense.*": ("textlayer", "ocr"),
-    "scan.*": ("ocr",),
-    "*.table": ("grid", "textlayer", "ocr"),
-}
+    max_steps: int = Field(4, ge=1, le=16, description="remedies a block may go through")
+    mark_review: bool = Field(True, description="mark blocks flagged for review in document.md")
 
 
 class Options(_Options):
@@ -350,15 +386,24 @@ class Options(_Options):
         default_factory=RapidOCREngineOptions,
         description="the embedded PP-OCR that reads scans (its runtime, threads, detection size)",
     )
-    routes: Mapping[str, tuple[str, ...]] = Field(default_factory=lambda: dict(DEFAULT_ROUTES))
+    routes: Mapping[str, tuple[str, ...]] = Field(
+        default_factory=lambda: dict(DEFAULT_ROUTES),
+        description='"page_class.block_kind" -> engine chain, over the defaults',
+    )
     router: RouterOptions | None = None
     budget: BudgetOptions = Field(default_factory=BudgetOptions)
     output: OutputOptions = Field(default_factory=OutputOptions)
     verify: VerifyOptions = Field(default_factory=VerifyOptions)
     context: ContextOptions = Field(default_factory=ContextOptions)
-    lang: Literal["en", "zh-Hant", "ko"] | None = None
-    password: SecretStr | None = None
-    pages: tuple[Annotated[int, Field(ge=1)], ...] | None = None
+    lang: Literal["en", "zh-Hant", "ko"] | None = Field(
+        None, description="override script detection"
+    )
+    password: SecretStr | None = Field(
+        None, description="password of encrypted PDFs (never printed or stored)"
+    )
+    pages: tuple[Annotated[int, Field(ge=1)], ...] | None = Field(
+        None, description="pages to read, 1-based; unset: all"
+    )
 
     def pdf_password(self) -> str | None:
         """The password for encrypted PDFs, in clear (only the PDF reader is given it)."""

@@ -132,8 +132,7 @@ def test_config_hint_only_where_it_applies(tmp_path: Path, cli: Cli) -> None:
     (line,) = _error_lines(missing)
     assert missing.returncode == 1
     assert line == (
-        f"error: {config}: config file not found "
-        "(see examples/configs/ and the README's configuration section)"
+        f"error: {config}: config file not found (see examples/configs/ and docs/vlm.md)"
     )
 
 

@@ -2,7 +2,8 @@
 Playwright): log in, upload a scan, watch it finish, fix the flagged block with the keyboard,
 download document.md, look at the document view, and open a page whose text is a script tag.
 
-``PAGEREADER_UI_SCREENSHOTS=DIR`` also writes the README's screenshots (small palette PNGs)."""
+``PAGEREADER_UI_SCREENSHOTS=DIR`` also writes the docs' screenshots (docs/ui-*.png, small palette
+PNGs)."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def _non_blank(path: Path) -> None:
 
 
 def _keep(page: Page, name: str) -> None:
-    """Save a small palette PNG of the page for the README when asked to."""
+    """Save a small palette PNG of the page for the docs when asked to."""
     folder = os.environ.get("PAGEREADER_UI_SCREENSHOTS")
     if not folder:
         return

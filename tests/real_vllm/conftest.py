@@ -30,7 +30,11 @@ from service_process import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 WORK = ROOT / "tests" / "fixtures" / "_generated" / "vllm"
-CORPUS = [ROOT / "README.md", *sorted((ROOT / "examples").glob("*.txt"))]
+CORPUS = [
+    ROOT / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+    *sorted((ROOT / "examples").glob("*.txt")),
+]
 PLAN = ["plan", "--gpus", "1xA100-80", "--models", "qwen2.5-vl-7b,qwen3-vl-8b"]
 FAMILIES = {"Qwen/Qwen2.5-VL-7B-Instruct": "qwen2_vl", "Qwen/Qwen3-VL-8B-Instruct": "qwen3_vl"}
 #: The flags ../shared/vllm-cpu/README.md starts a tiny server with, the trust flag left out.

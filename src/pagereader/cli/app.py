@@ -16,6 +16,7 @@ from pagereader.cli.mcp import mcp_command
 from pagereader.cli.messages import one_line_errors
 from pagereader.cli.parse import parse_command
 from pagereader.cli.router_config import router_config_command
+from pagereader.cli.schema import schema_command
 from pagereader.cli.serve import serve_command
 from pagereader.cli.serve_engine import serve_engine_command
 from pagereader.heap import bound_heap
@@ -42,6 +43,7 @@ app.command("bench")(one_line_errors(bench_command))
 app.command("export-evalset")(one_line_errors(export_evalset_command))
 app.command("export-docling")(one_line_errors(export_docling_command))
 app.command("mcp")(one_line_errors(mcp_command))
+app.command("schema")(one_line_errors(schema_command))
 
 
 def main() -> None:

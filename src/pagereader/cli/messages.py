@@ -29,7 +29,7 @@ console = Console(stderr=True)
 P = ParamSpec("P")
 R = TypeVar("R")
 
-CONFIG_HINT = "see examples/configs/ and the README's configuration section"
+CONFIG_HINT = "see examples/configs/ and docs/vlm.md"
 _COLORS = {"error": "red", "warning": "yellow"}
 
 

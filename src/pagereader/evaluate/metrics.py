@@ -3,7 +3,7 @@
 Every metric here is a pure function of two strings; the text normalization and character
 consistency (text.py), the tables (tables.py) and the critical tokens (checks/) are the
 verifier's own, so that the evaluation runner, the verifier and the tests all agree on one
-definition. Formulas are in each docstring and in the README.
+definition. Formulas are in each docstring and on the docs page Evaluate and time.
 """
 
 from __future__ import annotations

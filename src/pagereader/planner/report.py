@@ -1,4 +1,4 @@
-"""The planner's answers as typed, versioned JSON, and as Markdown for the README."""
+"""The planner's answers as typed, versioned JSON, and as Markdown for the docs."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The service's limits and security settings, in one model so the CLI, the app and the README
+"""The service's limits and security settings, in one model so the CLI, the app and the docs
 name the same keys and defaults."""
 
 from __future__ import annotations

@@ -41,7 +41,8 @@ def _heavy(modules: list[str], allowed: tuple[str, ...] = ()) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "command", [[], ["parse"], ["diff"], ["plan"], ["plan", "calibrate"], ["batch"]]
+    "command",
+    [[], ["parse"], ["diff"], ["plan"], ["plan", "calibrate"], ["batch"], ["schema"]],
 )
 def test_help_imports_no_pipeline(command: list[str]) -> None:
     code = (

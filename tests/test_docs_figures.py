@@ -1,13 +1,13 @@
-"""The README's deterministic figures are what the commands it names print now.
+"""The documentation's deterministic figures are what the commands it names print now.
 
-Every planner figure the README quotes (`pagereader plan`, `pagereader plan model`, and the
+Every planner figure the docs pages quote (`pagereader plan`, `pagereader plan model`, and the
 same time model for the options `plan` did not pick), the scorer's check on olmOCR's own outputs
 (`bench/olmocr_reference_check.py`) and the embedded engine's scores on the olmOCR-bench sample
 and the synthetic set (`pagereader eval`, slow) are computed here again and looked up in
-README.md, so a change to the planner, the catalog or the engines that moves a figure fails
-until the README is updated with the command's new output. Timings (`pagereader bench`,
-bench/*.py) depend on the machine: the README names their command and machine, and no test
-asserts them."""
+README.md and docs/*.md, so a change to the planner, the catalog or the engines that moves a
+figure fails until the page is updated with the command's new output. Timings (`pagereader
+bench`, bench/*.py) depend on the machine: the pages name their command and machine, and no
+test asserts them."""
 
 from __future__ import annotations
 
@@ -33,14 +33,26 @@ REPO = Path(__file__).resolve().parents[1]
 runner = CliRunner()
 
 
-def readme() -> str:
-    """README.md with every run of whitespace (line breaks included) as one space."""
-    return " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+def pages() -> list[Path]:
+    """The front page and every docs page (reference pages are made at build time)."""
+    return [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 
 
-def readme_section(title: str) -> list[str]:
-    """The lines of one README section, from its heading to the next heading."""
-    lines = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
+def docs_text() -> str:
+    """Every page with every run of whitespace (line breaks included) as one space."""
+    return " ".join(" ".join(p.read_text(encoding="utf-8").split()) for p in pages())
+
+
+def page_with(line: str) -> list[str]:
+    """The lines of the one page that has ``line`` as a line of its own."""
+    found = [p for p in pages() if line in p.read_text(encoding="utf-8").splitlines()]
+    assert len(found) == 1, f"{line!r} is on {len(found)} pages, not one"
+    return found[0].read_text(encoding="utf-8").splitlines()
+
+
+def docs_section(title: str) -> list[str]:
+    """The lines of one section, from its heading to the next heading."""
+    lines = page_with(title)
     start = lines.index(title) + 1
     end = next(
         (i for i in range(start, len(lines)) if lines[i].startswith("#")),
@@ -77,19 +89,19 @@ def served(report: PlanReport, model: str) -> tuple[int, int]:
 
 
 def assert_quoted(*phrases: str) -> None:
-    text = readme()
+    text = docs_text()
     missing = [p for p in phrases if p not in text]
-    assert not missing, "README.md does not say (update it from the command's output):\n" + (
+    assert not missing, "the docs do not say (update them from the command's output):\n" + (
         "\n".join(missing)
     )
 
 
-def test_the_seed_table_is_the_planners_markdown() -> None:
+def test_the_design_table_is_the_planners_markdown() -> None:
     printed = cli(
         "plan", "--gpus", "2xA100-40,4xA100-40,2xA100-80,4xA100-80", "--format", "markdown"
     ).splitlines()
     table = printed[: printed.index("")] if "" in printed else printed
-    section = readme_section("### The seed's table, regenerated")
+    section = docs_section("## The design table, regenerated")
     quoted = [line for line in section if line.startswith("|")]
     assert len(table) == 9
     assert quoted == table
@@ -101,7 +113,7 @@ def test_the_five_second_derivation_is_the_planners_critical_path() -> None:
     parser, general = groups["paddleocr-vl"], groups["qwen3-vl-8b"]
     rows = {
         line.split("|")[1].strip(): line.split("|")[2].strip()
-        for line in readme_section("### Five seconds a slide on 2x A100 40, re-derived")
+        for line in docs_section("## Five seconds a slide on 2x A100 40, re-derived")
         if line.startswith("| ") and not line.startswith("| term")
     }
     expected = {
@@ -147,7 +159,7 @@ def test_the_planners_slide_estimates_in_the_prose() -> None:
         f"one card with KV room for {h100_room} requests and `--max-num-seqs {h100_seqs}`) "
         f"{h100_seqs} / (2 x {h100_slide:.2f}) = {card:.1f} pages/s a card, so "
         f"{math.ceil(23 / card)} cards",
-        f"Qwen3-VL-8B: the seed's layout. About {slide:.1f} s a slide",
+        f"Qwen3-VL-8B: the design table's layout. About {slide:.1f} s a slide",
         f"(`--figure-tokens 128`), {short.layouts[0].slide_s:.1f} s",
         f"its figure description about {figure_32b:.1f} s, {with_32b.layouts[0].slide_s:.1f} "
         "s a slide",
@@ -222,10 +234,16 @@ def test_the_olmocr_scorer_check_is_the_bench_scripts_output() -> None:
 OLMOCR_COLUMNS = ("absent", "baseline", "math", "order", "present", "table", "all")
 
 
-def readme_table(caption: str) -> dict[str, list[str]]:
+def docs_table(caption: str) -> dict[str, list[str]]:
     """The table after the paragraph that starts with ``caption``: first cell -> the others
     (bold marks dropped)."""
-    lines = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
+    found = [
+        p
+        for p in pages()
+        if any(line.startswith(caption) for line in p.read_text(encoding="utf-8").splitlines())
+    ]
+    assert len(found) == 1, f"{caption!r} starts a paragraph on {len(found)} pages, not one"
+    lines = found[0].read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(caption))
     first = next(i for i in range(start, len(lines)) if lines[i].startswith("|"))
     rows: dict[str, list[str]] = {}
@@ -247,7 +265,7 @@ def run_pagereader(*args: str) -> None:
 @pytest.mark.slow
 @pytest.mark.tesseract
 def test_the_olmocr_bench_table_is_evals_output(tmp_path: Path) -> None:
-    """The embedded row of the README's table: `pagereader eval
+    """The embedded row of the docs' table: `pagereader eval
     ../shared/eval/olmocr_bench_sample --engines embedded` (1-2 minutes on 2 cores; an engine's
     scores and intervals do not depend on the other engines of the run). The tesseract row's
     engine takes twice as long and is left out to keep the suite's time down."""
@@ -255,7 +273,7 @@ def test_the_olmocr_bench_table_is_evals_output(tmp_path: Path) -> None:
     run_pagereader("eval", str(sample), "--engines", "embedded", "-o", str(tmp_path))
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     scores = {s["metric"].removeprefix("pass:"): s for s in report["summary"]}
-    quoted = readme_table("**olmOCR-bench sample**")
+    quoted = docs_table("**olmOCR-bench sample**")
     assert sorted(quoted) == ["embedded", "tesseract"]
     expected = [f"{scores[c]['mean']:.1%}" for c in OLMOCR_COLUMNS[:-1]]
     overall = scores["all"]
@@ -272,19 +290,19 @@ SYNTH_LEVELS["scan-heavy"] = "heavy scan"
 @pytest.mark.slow
 @pytest.mark.tesseract
 def test_the_synthetic_set_table_is_evals_output(tmp_path: Path) -> None:
-    """The embedded rows of the README's table: `pagereader make-evalset` then `pagereader eval
+    """The embedded rows of the docs' table: `pagereader make-evalset` then `pagereader eval
     SET --engines embedded` (2-3 minutes on 2 cores). The tesseract row is left out, as above."""
     run_pagereader("make-evalset", str(tmp_path / "set"))
     run_pagereader("eval", str(tmp_path / "set"), "--engines", "embedded", "-o", str(tmp_path))
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
-    quoted = readme_table("**Synthetic set**")
+    quoted = docs_table("**Synthetic set**")
     assert quoted.pop("tesseract, all")[0] == "48"
     assert quoted == synthetic_rows(report)
 
 
 def synthetic_rows(report: dict[str, Any]) -> dict[str, list[str]]:
-    """The README's synthetic-set table as the eval report gives it: embedded per page type and
-    language (the mean of its pages), then each engine over all pages."""
+    """The synthetic-set table on the Measured page as the eval report gives it: embedded per
+    page type and language (the mean of its pages), then each engine over all pages."""
     scores = {(s["engine"], s["metric"]): s for s in report["summary"]}
     by_level: dict[tuple[str, str], list[float]] = {}
     for row in report["rows"]:
