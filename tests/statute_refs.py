@@ -46,28 +46,33 @@ def reference_items(stem: str) -> dict[str, list[str]]:
     reference lines open (``①``, ``一、``), in order."""
     found: dict[str, list[str]] = {}
     current = ""
-    for page in (1, 2):
-        text = shared("eval", "real_legal", f"{stem}.p{page}.ref.txt").read_text(encoding="utf-8")
-        for line in text.splitlines():
-            match = _REF_ARTICLE.match(line.strip())
-            if match:
-                current = _number(match["zh"] or match["ko"], match["zhsub"] or match["kosub"])
-                found[current] = []
-            elif _REF_HEADING.match(line.strip()):
-                current = ""
-            elif current and (item := _REF_ITEM.match(line.strip())):
-                found[current].append(item.group(0))
+    for _, line in _reference_lines(stem):
+        match = _REF_ARTICLE.match(line.strip())
+        if match:
+            current = _number(match["zh"] or match["ko"], match["zhsub"] or match["kosub"])
+            found[current] = []
+        elif _REF_HEADING.match(line.strip()):
+            current = ""
+        elif current and (item := _REF_ITEM.match(line.strip())):
+            found[current].append(item.group(0))
     return found
+
+
+def _reference_lines(stem: str) -> list[tuple[int, str]]:
+    """(page, line) of the statute's two reference pages, in order."""
+    return [
+        (page, line)
+        for page in (1, 2)
+        for line in shared("eval", "real_legal", f"{stem}.p{page}.ref.txt")
+        .read_text(encoding="utf-8")
+        .splitlines()
+    ]
 
 
 def reference_articles(stem: str) -> list[tuple[str, str]]:
     """(number, text after the label) of every article the reference pages print."""
-    lines: list[str] = []
-    for page in (1, 2):
-        text = shared("eval", "real_legal", f"{stem}.p{page}.ref.txt").read_text(encoding="utf-8")
-        lines += text.splitlines()
     articles: list[tuple[str, list[str]]] = []
-    for line in lines:
+    for _, line in _reference_lines(stem):
         match = _REF_ARTICLE.match(line.strip())
         if match:
             number = _number(match["zh"] or match["ko"], match["zhsub"] or match["kosub"])
@@ -84,15 +89,13 @@ def reference_pages(stem: str) -> dict[str, tuple[int, ...]]:
     the next page too when that page opens with lines before any label or heading."""
     pages: dict[str, list[int]] = {}
     current = ""
-    for page in (1, 2):
-        text = shared("eval", "real_legal", f"{stem}.p{page}.ref.txt").read_text(encoding="utf-8")
-        for line in text.splitlines():
-            match = _REF_ARTICLE.match(line.strip())
-            if match:
-                current = _number(match["zh"] or match["ko"], match["zhsub"] or match["kosub"])
-                pages[current] = [page]
-            elif _REF_HEADING.match(line.strip()):
-                current = ""
-            elif current and line.strip() and page not in pages[current]:
-                pages[current].append(page)
+    for page, line in _reference_lines(stem):
+        match = _REF_ARTICLE.match(line.strip())
+        if match:
+            current = _number(match["zh"] or match["ko"], match["zhsub"] or match["kosub"])
+            pages[current] = [page]
+        elif _REF_HEADING.match(line.strip()):
+            current = ""
+        elif current and line.strip() and page not in pages[current]:
+            pages[current].append(page)
     return {number: tuple(found) for number, found in pages.items()}
