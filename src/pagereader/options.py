@@ -13,30 +13,31 @@ from collections.abc import Mapping
 from typing import Annotated, Literal, get_args
 
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Field,
     SecretStr,
     field_validator,
-    model_validator,
 )
 
+from pagereader.engine_options import EngineOptions as EngineOptions
+from pagereader.engine_options import OpenAIEngineOptions as OpenAIEngineOptions
+from pagereader.engine_options import OptionsModel as _Options
+from pagereader.engine_options import RapidOCREngineOptions as RapidOCREngineOptions
+from pagereader.engine_options import RouterCacheOptions as RouterCacheOptions
+from pagereader.engine_options import RouterOptions as RouterOptions
+from pagereader.engine_options import TesseractEngineOptions as TesseractEngineOptions
+from pagereader.engine_options import TextLayerEngineOptions as TextLayerEngineOptions
 from pagereader.option_defaults import DEFAULT_AGREEMENT_MIN as DEFAULT_AGREEMENT_MIN
 from pagereader.option_defaults import DEFAULT_AGREEMENT_MIN_OCR as DEFAULT_AGREEMENT_MIN_OCR
 from pagereader.option_defaults import DEFAULT_REMEDIES as DEFAULT_REMEDIES
 from pagereader.option_defaults import DEFAULT_ROUTES as DEFAULT_ROUTES
 from pagereader.option_defaults import VerifyRemedy as VerifyRemedy
-from pagereader.types import BlockKind, CheckName, Lang, PageClass, Task
+from pagereader.types import BlockKind, CheckName, Lang, PageClass
 
 BUILTIN_ENGINES = frozenset({"textlayer", "rapidocr", "tesseract", "grid", "ocr"})
 PAGE_CLASSES: tuple[PageClass, ...] = get_args(PageClass)
 DEFAULT_MAX_IMAGE_PIXELS = 64_000_000
 DEFAULT_MAX_INFLATED_MB = 256
 DEFAULT_MAX_DOCUMENT_INFLATED_MB = 2048
-
-
-class _Options(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class RenderOptions(_Options):
@@ -123,137 +124,6 @@ class ClassifyOptions(_Options):
             "a text layer costs more than OCR past this (a dense legal page has 3-6k)"
         ),
     )
-
-
-class TextLayerEngineOptions(_Options):
-    kind: Literal["textlayer"] = Field(
-        "textlayer", description="the PDF's own text in the block's box"
-    )
-
-
-class RapidOCREngineOptions(_Options):
-    """The embedded PP-OCR engine; defaults are the fast settings measured in DESIGN.md."""
-
-    kind: Literal["rapidocr"] = Field(
-        "rapidocr", description="the embedded PP-OCR models, on the CPU"
-    )
-    det_limit_side_len: int = Field(
-        960, ge=320, le=4096, description="longest side of the detector's input (px)"
-    )
-    use_cls: bool = Field(False, description="run the text-direction classifier")
-    threads: int = Field(2, ge=1, le=64, description="CPU threads of each model call")
-    backend: Literal["auto", "openvino", "onnxruntime"] = Field(
-        "auto",
-        description=(
-            "the inference runtime of the shipped ONNX models: OpenVINO runs them 1.8-2.7x "
-            "faster in bf16, so auto takes it where the CPU has bf16, onnxruntime elsewhere"
-        ),
-    )
-
-
-class TesseractEngineOptions(_Options):
-    kind: Literal["tesseract"] = Field("tesseract", description="Debian's tesseract-ocr")
-    psm: int = Field(6, ge=0, le=13, description="page segmentation mode for blocks (6: one block)")
-    binary: str = Field("tesseract", description="the tesseract program (name on PATH or path)")
-    timeout_s: float = Field(60.0, gt=0, description="seconds one call may take")
-
-
-class OpenAIEngineOptions(_Options):
-    """Any OpenAI-compatible chat endpoint (vLLM).
-
-    A failure of this engine that the route's next engine covers (a refusal, an unreachable
-    server, a 5xx) is an error of the document, and the run exits non-zero, unless
-    ``fallback_on_refusal`` says the fallback's answer is acceptable: a deployment that meant
-    to read on GPUs must not quietly read on the CPU."""
-
-    kind: Literal["openai"] = Field(
-        "openai", description="any OpenAI-compatible chat endpoint (vLLM)"
-    )
-    base_url: str = Field(description="the endpoint's URL, up to /v1")
-    model: str = Field(description="the served model's name (as /v1/models lists it)")
-    api_key: SecretStr = Field(
-        SecretStr("EMPTY"), description="the endpoint's key (never printed or stored)"
-    )
-    prompt_style: Literal["paddleocr-vl", "qwen-vl"] = Field(
-        "paddleocr-vl", description='task prompts: paddleocr-vl ("OCR:", ...) or qwen-vl'
-    )
-    max_concurrency: int = Field(
-        16, ge=1, le=4096, description="requests in flight to this endpoint"
-    )
-    timeout_s: float = Field(60.0, gt=0, description="seconds one request may take")
-    retries: int = Field(
-        2, ge=0, le=10, description="retries of connect errors, 429 and 5xx, with backoff"
-    )
-    max_tokens: Mapping[Task, int] = Field(
-        default_factory=dict, description="the most output tokens, per task"
-    )
-    prompts: Mapping[Task, str] = Field(
-        default_factory=dict, description="a prompt per task, replacing the style's own"
-    )
-    image_factor: int = Field(
-        28,
-        ge=1,
-        le=64,
-        description=(
-            "patch size x spatial merge of the served model (28: Qwen2/2.5-VL, PaddleOCR-VL; "
-            "32: Qwen3-VL): crops above max_pixels are shrunk by the image processor's own "
-            "rule before upload, so the server never gets more pixels than it will use"
-        ),
-    )
-    fallback_on_refusal: bool = Field(
-        False,
-        description=(
-            "accept the route's next engine when this one refuses, is unreachable or fails "
-            "(the failure is still reported as a warning) instead of failing the run"
-        ),
-    )
-
-
-EngineOptions = Annotated[
-    TextLayerEngineOptions | RapidOCREngineOptions | TesseractEngineOptions | OpenAIEngineOptions,
-    Field(discriminator="kind"),
-]
-
-
-class RouterCacheOptions(_Options):
-    """The router's response cache (``[router.cache]``): exact matches only, keyed on the
-    crop's digest in the routing tag. Off unless the section is set."""
-
-    backend: Literal["memory", "redis", "valkey"] = Field(description="where answers are kept")
-    address: str | None = Field(
-        None, description="host:port of the Redis or Valkey server (those backends only)"
-    )
-    ttl_s: int = Field(86_400, ge=60, le=31_536_000, description="how long an answer is kept")
-    max_entries: int = Field(100_000, ge=100, le=100_000_000, description="the most answers kept")
-
-    @model_validator(mode="after")
-    def _check_address(self) -> RouterCacheOptions:
-        if self.backend == "memory":
-            if self.address is not None:
-                raise ValueError('address is for the redis and valkey backends, not "memory"')
-            return self
-        if self.address is None:
-            raise ValueError(f'backend "{self.backend}" needs address = "host:port"')
-        host, _, port = self.address.rpartition(":")
-        if not host or not port.isdigit() or not 0 < int(port) < 65536 or "/" in host:
-            raise ValueError(f"address must be host:port, got {self.address!r}")
-        return self
-
-    def host_port(self) -> tuple[str, int]:
-        """The server's host and port (redis and valkey only)."""
-        host, _, port = (self.address or "").rpartition(":")
-        return host.strip("[]"), int(port)
-
-
-class RouterOptions(_Options):
-    """Router mode: every request goes to one vLLM Semantic Router endpoint."""
-
-    base_url: str = Field(description="the router's URL, up to /v1")
-    model: str = Field("vllm-sr/auto", description="the model name that lets the router choose")
-    api_key: SecretStr = Field(
-        SecretStr("EMPTY"), description="the router's key (never printed or stored)"
-    )
-    cache: RouterCacheOptions | None = None
 
 
 class BudgetOptions(_Options):
