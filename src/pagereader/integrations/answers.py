@@ -4,7 +4,6 @@ one page, one article of a statute's structure."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
@@ -12,7 +11,8 @@ from pydantic import BaseModel, ConfigDict
 from pagereader.errors import InputError
 from pagereader.render.review import block_faults
 from pagereader.structure.numbering import normal_number, opening
-from pagereader.types import DocumentResult, Status, StructureNode
+from pagereader.structure.tree import preorder
+from pagereader.types import DocumentResult, Status
 
 
 class _Answer(BaseModel):
@@ -121,12 +121,6 @@ def page_answer(document_id: str, result: DocumentResult, page: int, limit: int)
     raise InputError(f"page {page} was not read (pages read: {read})", file=document_id)
 
 
-def _walk(nodes: tuple[StructureNode, ...]) -> Iterator[StructureNode]:
-    for node in nodes:
-        yield node
-        yield from _walk(node.children)
-
-
 def article_number(asked: str) -> str:
     """The normalized number of an article as a person writes it: ``30-1``, ``第三十條之一``,
     ``第 30-1 條``, ``제4조의2``, ``Article 5``, ``5``."""
@@ -138,7 +132,7 @@ def article_number(asked: str) -> str:
 
 def article_answer(document_id: str, result: DocumentResult, asked: str) -> ArticleAnswer:
     number = article_number(asked)
-    articles = [node for node in _walk(result.structure) if node.kind == "article"]
+    articles = [node for node in preorder(result.structure) if node.kind == "article"]
     for node in articles:
         if node.number == number:
             return ArticleAnswer(

@@ -155,7 +155,7 @@ def build_structure(pages: list[PageResult] | tuple[PageResult, ...]) -> tuple[S
 def _linked(roots: tuple[StructureNode, ...]) -> tuple[StructureNode, ...]:
     """The tree with each article's cross-references resolved to the articles it holds."""
     ids: dict[str, str] = {}
-    for node in _walk(roots):
+    for node in preorder(roots):
         if node.kind == "article":
             ids.setdefault(node.number, node.id)
 
@@ -168,8 +168,9 @@ def _linked(roots: tuple[StructureNode, ...]) -> tuple[StructureNode, ...]:
     return tuple(link(root) for root in roots)
 
 
-def _walk(nodes: tuple[StructureNode, ...]) -> list[StructureNode]:
-    return [m for n in nodes for m in (n, *_walk(n.children))]
+def preorder(nodes: Sequence[StructureNode]) -> list[StructureNode]:
+    """Every node of the trees, each before its children, in reading order."""
+    return [m for n in nodes for m in (n, *preorder(n.children))]
 
 
 def _finish(node: _Open, seen: dict[str, int]) -> StructureNode:

@@ -10,18 +10,15 @@ import bisect
 
 from pagereader.structure.diff.align import article_text
 from pagereader.structure.numbering import item_marker
+from pagereader.structure.tree import preorder
 from pagereader.types import StructureNode
-
-
-def _preorder(nodes: tuple[StructureNode, ...]) -> list[StructureNode]:
-    return [m for n in nodes for m in (n, *_preorder(n.children))]
 
 
 class ItemIndex:
     """Offsets in ``article_text(article)`` where each item starts, and the item's id."""
 
     def __init__(self, article: StructureNode) -> None:
-        items = iter(_preorder(article.children))
+        items = iter(preorder(article.children))
         self.starts: list[int] = [0]
         self.ids: list[str] = [article.id]
         at = len(article_text(article)) - len(article.text)
