@@ -27,6 +27,7 @@ __all__ = [
     "slot_rows",
     "table_to_html",
     "table_to_markdown",
+    "without_unused_columns",
 ]
 
 _BR = "\x00"
@@ -83,6 +84,26 @@ def table_to_html(table: Table) -> str:
         parts.append("</tr>")
     parts.append("</table>")
     return "".join(parts)
+
+
+def without_unused_columns(table: Table) -> Table:
+    """The table with the grid columns no cell starts in folded into the one before: a grid
+    whose rules or word gaps gave 13 slots, every cell spanning a few, is the 4-column table
+    it prints, and needs no spans (so Markdown writes it as a pipe table)."""
+    starts = sorted({cell.col for cell in table.cells})
+    if len(starts) == table.cols or not starts:
+        return table
+    index = {col: i for i, col in enumerate(starts)}
+    cells = tuple(
+        cell.model_copy(
+            update={
+                "col": index[cell.col],
+                "col_span": max(1, sum(cell.col <= c < cell.col + cell.col_span for c in starts)),
+            }
+        )
+        for cell in table.cells
+    )
+    return table.model_copy(update={"cols": len(starts), "cells": cells})
 
 
 def _cell_markdown(text: str) -> str:

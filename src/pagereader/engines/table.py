@@ -23,7 +23,7 @@ from pagereader.layout.table_cells import fill_table
 from pagereader.layout.table_grid import build_grid
 from pagereader.layout.table_words import WORDS_SOURCE, split_words, words_table
 from pagereader.options import RapidOCREngineOptions
-from pagereader.tables import table_to_html, table_to_markdown
+from pagereader.tables import table_to_html, table_to_markdown, without_unused_columns
 from pagereader.types import Recognition, Table, TextLine
 
 
@@ -103,6 +103,7 @@ class TableGridEngine(EmbeddedEngine):
         if table is None:
             table = words_table([w for ln in words for w in split_words(ln)])
             how = "word grid"
+        table = without_unused_columns(table) if table is not None else None
         if table is None or table.rows < 2 or table.cols < 2:
             raise EngineError(
                 "neither rules nor word alignment make a grid of two rows and two columns here",

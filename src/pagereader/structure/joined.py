@@ -16,7 +16,7 @@ from pagereader.render.markdown import markdown_spans, notes_markdown
 from pagereader.structure.headings import heading_text
 from pagereader.structure.numbering import ITEM, opening
 from pagereader.structure.tree import BODY_KINDS, block_parts, carry
-from pagereader.tables import read_tables, table_to_html, table_to_markdown
+from pagereader.tables import read_tables, table_to_html, table_to_markdown, without_unused_columns
 from pagereader.text import ends_sentence, normalize
 from pagereader.types import BBox, BlockResult, DocumentResult, Table
 
@@ -152,7 +152,7 @@ def _block_pieces(
         )
         if block.block.kind == "table":
             tables = read_tables(piece_text)
-            piece.table = compact(tables[0]) if len(tables) == 1 else None
+            piece.table = without_unused_columns(tables[0]) if len(tables) == 1 else None
         if block.level is not None:
             piece.title = heading_text(block)
         piece.heading_path = block.heading_path
@@ -218,25 +218,6 @@ def _table_runs_on(before: Piece, after: Piece) -> bool:
     a, b = before.segments[-1].box, after.segments[0].box
     wa, wb = a[2] - a[0], b[2] - b[0]
     return abs(wa - wb) <= _WIDTH_TOLERANCE * max(wa, wb, 1.0)
-
-
-def compact(table: Table) -> Table:
-    """The table with the grid columns no cell starts in folded into the one before: a table
-    read as 13 slots of which every cell spans a few is the 4-column table it prints."""
-    starts = sorted({cell.col for cell in table.cells})
-    if len(starts) == table.cols or not starts:
-        return table
-    index = {col: i for i, col in enumerate(starts)}
-    cells = tuple(
-        cell.model_copy(
-            update={
-                "col": index[cell.col],
-                "col_span": max(1, sum(cell.col <= c < cell.col + cell.col_span for c in starts)),
-            }
-        )
-        for cell in table.cells
-    )
-    return table.model_copy(update={"cols": len(starts), "cells": cells})
 
 
 def _row_texts(table: Table, row: int) -> list[str]:

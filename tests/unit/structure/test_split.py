@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pagereader.structure.joined import compact
 from pagereader.structure.split import clauses, hard_cut, sentences, table_parts
 from pagereader.structure.tokens import token_counter
-from pagereader.tables import html_to_table, read_tables, table_to_html
+from pagereader.tables import html_to_table, read_tables, table_to_html, without_unused_columns
 from pagereader.types import Table, TableCell
 
 
@@ -83,12 +82,12 @@ def test_a_long_table_is_cut_at_rows_under_its_header() -> None:
         assert got == [list(row) for row in rows[1:]]
 
 
-def test_compact_folds_grid_slots_no_cell_starts_in() -> None:
+def test_unused_grid_columns_are_folded() -> None:
     html = (
         '<table><tr><th colspan="4">Region</th><th colspan="3">Units</th></tr>'
         '<tr><td colspan="4">North</td><td colspan="3">12</td></tr></table>'
     )
-    table = compact(html_to_table(html))
+    table = without_unused_columns(html_to_table(html))
     assert table.cols == 2
     assert table_to_html(table) == (
         "<table><tr><th>Region</th><th>Units</th></tr><tr><td>North</td><td>12</td></tr></table>"
