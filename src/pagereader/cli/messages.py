@@ -83,6 +83,17 @@ def writing(target: Path, flag: str | None) -> Iterator[None]:
         raise OutputError(line, hint=output_hint(flag)) from None
 
 
+def print_or_write(text: str, out: Path | None, wrote: str = "") -> None:
+    """``text`` on stdout, or into ``out`` (named by ``--out``) with a line on stderr saying so,
+    followed by ``wrote`` (what to do with it next)."""
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    with writing(out, "--out"):
+        out.write_text(text, encoding="utf-8")
+    typer.echo(f"wrote {out}{wrote}", err=True)
+
+
 @contextmanager
 def reading_options() -> Iterator[None]:
     """ConfigErrors raised while options are read (a config file, a PAGEREADER_* variable, a

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from pagereader.cli.extras import needs_extra
-from pagereader.cli.messages import reading_options, writing
+from pagereader.cli.messages import print_or_write, reading_options
 
 
 def router_config_command(
@@ -27,9 +27,4 @@ def router_config_command(
         options = resolve_options(config)
     served = [e for e in options.engines.values() if isinstance(e, OpenAIEngineOptions)]
     text = router_config_yaml(options, prompt_set_digest(served))
-    if out is None:
-        typer.echo(text, nl=False)
-    else:
-        with writing(out, "--out"):
-            out.write_text(text, encoding="utf-8")
-        typer.echo(f"wrote {out}; check it with: vllm-sr config validate --config {out}", err=True)
+    print_or_write(text, out, f"; check it with: vllm-sr config validate --config {out}")

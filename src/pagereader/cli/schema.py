@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from pagereader.cli.messages import writing
+from pagereader.cli.messages import print_or_write
 
 
 def schema_command(
@@ -19,9 +19,4 @@ def schema_command(
     from pagereader.render.json import json_schema
 
     text = json.dumps(json_schema(), ensure_ascii=False, indent=2) + "\n"
-    if out is None:
-        typer.echo(text, nl=False)
-    else:
-        with writing(out, "--out"):
-            out.write_text(text, encoding="utf-8")
-        typer.echo(f"wrote {out}", err=True)
+    print_or_write(text, out)
