@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 
+from pagereader import aio
 from pagereader.cache import PageCache, file_digest, options_digest
 from pagereader.document_result import document_result, named, select_pages
 from pagereader.engines.rapidocr import load_models as load_ocr_models
@@ -344,10 +345,10 @@ def parse(path: str | Path, options: Options | None = None) -> DocumentResult:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(aparse(path, options))
+        return aio.run(aparse(path, options))
     logger.debug("parse() inside a running event loop: parsing on a worker thread")
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="pagereader-parse") as pool:
-        return pool.submit(lambda: asyncio.run(aparse(path, options))).result()
+        return pool.submit(lambda: aio.run(aparse(path, options))).result()
 
 
 def document_writer(folder: Path, options: Options) -> DocumentWriter:

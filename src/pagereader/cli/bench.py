@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from pagereader import aio
 from pagereader.cli.extras import needs_extra
 from pagereader.cli.messages import console, fail, reading_options, setup_logging, writing
 
@@ -35,7 +35,7 @@ def bench_command(
     if not files:
         raise fail(f"{folder}: no supported files")
     probe_folder(out)  # before the pages are timed, not after
-    pages, wall = asyncio.run(run_bench(files, options, per_type))
+    pages, wall = aio.run(run_bench(files, options, per_type))
     target = budget if budget is not None else options.budget.target_page_s
     with writing(out, "--out"):
         report = write_bench(pages, wall, target, out)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
+from pagereader import aio
 from pagereader.cli.messages import console, fail, reading_options, say, setup_logging, writing
 from pagereader.cli.parse import reading_flags
 
@@ -87,7 +88,7 @@ def read_versions(paths: list[Path], options: Options) -> list[DocumentResult]:
     results: dict[Path, DocumentResult] = {p: load_output(s) for p, s in saved.items() if s}
     sources = list(dict.fromkeys(path for path in paths if saved[path] is None))
     if sources:
-        results.update(zip(sources, asyncio.run(_read(sources, options)), strict=True))
+        results.update(zip(sources, aio.run(_read(sources, options)), strict=True))
     return [results[path] for path in paths]
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from pagereader import aio
 from pagereader.cli.extras import needs_extra
 from pagereader.cli.messages import (
     console,
@@ -60,7 +60,7 @@ def eval_command(
         options = resolve_options(config)
     built = build_eval_engines(names, options, wanted)
     console.print(f"{len(cases)} pages, engines: {', '.join(names)}")
-    report = asyncio.run(run_eval(cases, built, fold_variants=fold_variants))
+    report = aio.run(run_eval(cases, built, fold_variants=fold_variants))
     with writing(out, "--out"):
         paths = write_report(report, out)
     for title, header, rows in comparison_tables(report):

@@ -20,6 +20,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from pagereader import aio
 from pagereader.cli.messages import console, fail, reading_options, say, setup_logging
 from pagereader.cli.pages import parse_page_spec
 
@@ -240,7 +241,7 @@ def parse_command(
     if not files:
         raise fail("no supported files found in the inputs")
     names = output_names(files)
-    results = asyncio.run(_run(files, out, options, names, resume, jobs, reuse_pages))
+    results = aio.run(_run(files, out, options, names, resume, jobs, reuse_pages))
     console.print(_summary(results, names))
     for path, result, _ in results:
         if count := flagged_blocks(result):

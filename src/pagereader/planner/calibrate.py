@@ -39,6 +39,7 @@ from typing import Any
 import httpx
 from PIL import Image, ImageDraw
 
+from pagereader import aio
 from pagereader.errors import ConfigError
 from pagereader.options import OpenAIEngineOptions
 from pagereader.planner.calibrate_fit import (
@@ -218,7 +219,7 @@ def calibrate_endpoints(
     """Probe and fit every endpoint; the calibration document."""
     endpoints: dict[str, Any] = {}
     for name, engine in engines.items():
-        samples = asyncio.run(probe(engine, requests, crop))
+        samples = aio.run(probe(engine, requests, crop))
         result = fit(samples)
         try:
             key: str | None = get_model(engine.model).key
