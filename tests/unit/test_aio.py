@@ -35,5 +35,5 @@ def test_an_error_propagates() -> None:
     async def failing() -> None:
         raise ValueError("page 3 of a.pdf")
 
-    with pytest.raises(ValueError, match="page 3 of a.pdf"):
+    with pytest.raises(ValueError, match=r"page 3 of a\.pdf"):
         aio.run(failing())
