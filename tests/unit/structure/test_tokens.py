@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from pagereader.options import ChunkTokenizer
 from pagereader.structure.tokens import token_counter
 
 TEXTS = [
@@ -22,7 +23,7 @@ TEXTS = [
 
 
 @pytest.mark.parametrize("name", ["o200k_base", "cl100k_base"])
-def test_counts_match_the_packages_encoder(name: str) -> None:
+def test_counts_match_the_packages_encoder(name: ChunkTokenizer) -> None:
     import bpe_openai
 
     encoding = bpe_openai.get_encoding(name)
