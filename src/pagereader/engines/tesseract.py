@@ -190,6 +190,33 @@ class StripRead(NamedTuple):
     lead: float | None
 
 
+SHADOW_INSIDE = 0.8
+"""A part of a crop's reading with this share of its box inside a surer part's box is a shadow
+of that part (see :func:`without_shadows`)."""
+
+
+def _inside_share(inner: TextLine, outer: TextLine) -> float:
+    a, b = inner.bbox, outer.bbox
+    width = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    height = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    area = (a[2] - a[0]) * (a[3] - a[1])
+    return width * height / area if area > 0 else 1.0
+
+
+def without_shadows(parts: list[TextLine]) -> list[TextLine]:
+    """One crop's reading: a crop holds one text line, so the parts Tesseract reads in it sit
+    side by side. On large type (a slide's title, over 100 pixels high) its line finder also
+    takes the upper half of the glyphs for a line of its own and reads it as junk (도입 일정 및
+    역할 분담 gains "ㅇ 01 0! ㅁ 한 브"). Such a part lies inside another part's box; the surer of
+    the two is kept."""
+    kept = sorted(parts, key=lambda ln: ln.confidence, reverse=True)
+    out: list[TextLine] = []
+    for part in kept:
+        if not any(_inside_share(part, surer) >= SHADOW_INSIDE for surer in out):
+            out.append(part)
+    return out
+
+
 def read_line_strip(
     crops: list[Image.Image], lang: str, binary: str | None = None, timeout_s: float = 60
 ) -> list[StripRead]:
@@ -222,6 +249,7 @@ def read_line_strip(
             if start - _STRIP_GAP / 2 <= middle <= end + _STRIP_GAP / 2:
                 out[index].append(line)
                 break
+    out = [without_shadows(parts) for parts in out]
     return [
         StripRead(
             " ".join(ln.text for ln in sorted(parts, key=lambda ln: ln.bbox[0])),
@@ -245,12 +273,18 @@ class TesseractEngine(EmbeddedEngine):
     async def recognize(self, request: BlockRequest) -> Recognition:
         start = time.perf_counter()
         block = request.block
-        if (
-            block.source == "ocr"
-            and request.script == "hangul"
-            and block.kind in TEXT_KINDS
-            and any(ln.text for ln in block.lines)
-        ):
+        page_read = block.source == "ocr" and request.script == "hangul"
+        if page_read and block.kind in TEXT_KINDS and block.lines:
+            if not any(ln.text for ln in block.lines):
+                # the page reading read each line (in its strip; the page's first few of them
+                # alone too) and got nothing sure: the block's pixels read again give junk
+                # (mirrored bleed-through read as Hangul) or nothing
+                return Recognition(
+                    text="",
+                    engine=self.name,
+                    confidence=0.0,
+                    detail="every line of the block read as nothing during layout",
+                )
             read = [ln for ln in block.lines if ln.text]
             return Recognition(
                 text="\n".join(ln.text for ln in read),

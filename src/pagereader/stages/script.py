@@ -174,7 +174,10 @@ class HangulProbe:
             return False, "Tesseract unavailable, so Hangul cannot be detected"
         reads = read_line_strip([Image.fromarray(crop) for crop in self.crops], _PROBE_LANG)
         korean = count_scripts([read.text for read in reads])["hangul"]
-        confidence = statistics.mean(read.confidence for read in reads) if reads else 0.0
+        # a crop read as nothing says nothing of its script: Tesseract at times skips a whole
+        # row of a strip (a clean Korean line, after a shorter one), which counted as 0 here
+        read = [r.confidence for r in reads if r.text.strip()]
+        confidence = statistics.mean(read) if read else 0.0
         probe = f"Tesseract ({_PROBE_LANG}) read {korean} Hangul at confidence {confidence:.2f}"
         return korean >= 10 and confidence >= KOREAN_MIN_CONFIDENCE, probe
 

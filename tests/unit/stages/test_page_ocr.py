@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from pagereader.engines.tesseract import read_line_strip, tesseract_available
+from pagereader.engines.tesseract import StripRead, read_line_strip, tesseract_available
 from pagereader.stages.page_ocr import (
     _CIRCLED,
     _with_number,
     may_lead_with_number,
+    reread_doubtful,
     restore_circled_numbers,
     split_even,
 )
@@ -128,3 +130,35 @@ def test_lines_not_named_keep_their_reading_unread() -> None:
     assert restore_circled_numbers(image, [misread], numbered=set()) == [misread]
     fixed = restore_circled_numbers(image, [misread], numbered={box})
     assert fixed[0].text == text
+
+
+def _line_crop(text: str, size: int = 32, mirrored: bool = False) -> Image.Image:
+    font = ImageFont.truetype(str(NANUM), size)
+    image = Image.new("RGB", (24 * size, int(size * 1.6)), "white")
+    ImageDraw.Draw(image).text((10, size // 5), text, font=font, fill="black")
+    return image.transpose(Image.Transpose.FLIP_LEFT_RIGHT) if mirrored else image
+
+
+@pytest.mark.skipif(not tesseract_available(), reason="needs Tesseract (kor)")
+def test_a_doubtful_strip_reading_gives_way_to_a_surer_one_alone() -> None:
+    text = "모든 국민은 양심의 자유를 가진다."
+    crops = [_line_crop(text), _line_crop("국교는 인정되지 아니한다.")]
+    junk = StripRead("뜨세 정리 언원 보고", 0.7, 10.0)
+    sure = StripRead("국교는 인정되지 아니한다.", 0.95, 10.0)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        read = reread_doubtful(crops, [junk, sure], "kor", pool)
+    assert read[0].text.replace(" ", "") == text.replace(" ", "")
+    assert read[0].confidence > 0.8
+    assert read[1] is sure  # a sure line is not read again
+
+
+@pytest.mark.skipif(not tesseract_available(), reason="needs Tesseract (kor)")
+def test_a_line_read_as_nothing_takes_only_a_sure_reading() -> None:
+    # the next page's text seen through the paper: mirrored, read alone as unsure junk
+    mirrored = _line_crop("모든 국민은 양심의 자유를 가진다.", mirrored=True)
+    nothing = StripRead("", 0.0, None)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        assert reread_doubtful([mirrored], [nothing], "kor", pool) == [nothing]
+        clean = _line_crop("국교는 인정되지 아니한다.")
+        again = reread_doubtful([clean], [nothing], "kor", pool)[0]
+    assert again.text.replace(" ", "") == "국교는인정되지아니한다."
