@@ -2,9 +2,9 @@
 
 ``asyncio.run`` on CPython 3.11 formats the repr of its finished main task while it puts back
 the SIGINT handler (``signal.getsignal`` turns the handler into an enum member, and the failed
-lookup's message holds the handler, a partial over the task). That repr holds the task's
-result: for a parsed document, every block, about 50 ms a document. The result is passed out
-beside the task instead, so the task's repr stays short."""
+lookup's message holds the handler, a partial over the task), twice. That repr holds the
+task's result: for a parsed document, every block, about 50 ms each time. The result is passed
+out beside the task instead, so the task's repr stays short."""
 
 from __future__ import annotations
 

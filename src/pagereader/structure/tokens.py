@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.util
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -26,7 +27,11 @@ _COUNTERS: dict[str, TokenCounter] = {}
 
 def _compiled_tokenizers() -> Any | None:
     """bpe-openai's compiled module, loaded from its file without running the package's
-    ``__init__``; None when the wheel holds no such file."""
+    ``__init__`` (the package's own copy when it is imported already); None when the wheel
+    holds no such file."""
+    loaded = sys.modules.get("bpe_openai._bindings")
+    if loaded is not None:
+        return loaded
     spec = importlib.util.find_spec("bpe_openai")
     if spec is None or not spec.submodule_search_locations:
         return None
