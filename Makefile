@@ -7,7 +7,7 @@ PIP := $(VENV)/bin/pip
 CONSTRAINTS ?= constraints.txt
 PIP_INSTALL := $(PIP) install --quiet -c $(CONSTRAINTS)
 SYSTEM_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-tra tesseract-ocr-kor \
-	libreoffice-impress libreoffice-writer fonts-arphic-uming fonts-nanum \
+	libreoffice-impress libreoffice-writer bubblewrap fonts-arphic-uming fonts-nanum \
 	fonts-dejavu-core chromium
 
 .PHONY: test-vllm
@@ -49,6 +49,7 @@ system-packages:
 	@missing=""; \
 	command -v tesseract >/dev/null 2>&1 || missing="yes"; \
 	command -v soffice >/dev/null 2>&1 || missing="yes"; \
+	command -v bwrap >/dev/null 2>&1 || missing="yes"; \
 	command -v chromium >/dev/null 2>&1 || missing="yes"; \
 	fc-list 2>/dev/null | grep -qi uming || missing="yes"; \
 	fc-list 2>/dev/null | grep -qi nanum || missing="yes"; \

@@ -326,7 +326,7 @@ async def aparse(
         pages,
         [*errors, *faults.errors],
         options,
-        ((warning,) if warning else ()) + faults.warnings,
+        source.warnings + ((warning,) if warning else ()) + faults.warnings,
     )
     result = document_pictures(result, getattr(source, "deck", None), options)
     result = named(result, str(path), file)

@@ -18,6 +18,7 @@ ENV_CONFIG = "PAGEREADER_CONFIG"
 ENV_DPI = "PAGEREADER_DPI"
 ENV_TESSERACT = "PAGEREADER_TESSERACT"
 ENV_SOFFICE = "PAGEREADER_SOFFICE"
+ENV_OFFICE_ISOLATION = "PAGEREADER_OFFICE_ISOLATION"
 ENV_TOKENS = "PAGEREADER_TOKENS"
 ENV_MAX_IMAGE_PIXELS = "PAGEREADER_MAX_IMAGE_PIXELS"
 ENV_MAX_INFLATED_MB = "PAGEREADER_MAX_INFLATED_MB"
@@ -62,6 +63,12 @@ def tesseract_binary(default: str = "tesseract") -> str:
 def soffice_binary() -> str | None:
     """An explicit LibreOffice executable, if the environment names one."""
     return os.environ.get(ENV_SOFFICE)
+
+
+def office_isolation() -> str:
+    """How LibreOffice is isolated: ``auto`` (the default), ``bwrap``, ``unshare`` or ``none``
+    (sources/office_sandbox.py)."""
+    return os.environ.get(ENV_OFFICE_ISOLATION, "auto").strip().lower() or "auto"
 
 
 def service_tokens() -> str | None:

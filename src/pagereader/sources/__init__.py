@@ -50,9 +50,16 @@ class OfficeSource:
         max_text_chars: int | None = None,
     ) -> None:
         self.path = path
+        self.warnings: tuple[str, ...] = ()
         check_package(path, inflate_limits)
         self._tmp = tempfile.TemporaryDirectory(prefix="pagereader-office-")
-        pdf = convert_to_pdf(path, Path(self._tmp.name))
+        try:
+            converted = convert_to_pdf(path, Path(self._tmp.name))
+        except BaseException:
+            self._tmp.cleanup()
+            raise
+        self.warnings = converted.warnings
+        pdf = converted.pdf
         self._pdf = PdfSource(
             pdf, password, max_pixels, inflate_limits, name=path, max_text_chars=max_text_chars
         )

@@ -56,6 +56,9 @@ class SourceDocument(Protocol):
 
     path: Path
     page_count: int
+    warnings: tuple[str, ...]
+    """What the reader left out of the document as it opened it (an office file's outside
+    references), for the document's warnings."""
 
     def render(self, index: int, dpi: int) -> RenderedPage:
         """Render page ``index`` (1-based) and read its text layer."""

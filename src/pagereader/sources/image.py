@@ -22,6 +22,8 @@ IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", "
 class ImageSource:
     """An image file; multi-frame TIFFs give one page per frame."""
 
+    warnings: tuple[str, ...] = ()
+
     def __init__(self, path: Path, max_pixels: int) -> None:
         self.path = path
         self.max_pixels = max_pixels

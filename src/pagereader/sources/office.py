@@ -1,6 +1,8 @@
 """PPTX and DOCX: converted to PDF by LibreOffice headless; slide notes read with python-pptx.
 
-Each conversion gets its own LibreOffice user profile so that parallel runs do not collide.
+LibreOffice is given a copy without outside references (sources/office_links.py), runs
+isolated (sources/office_sandbox.py), and each conversion gets its own user profile so that
+parallel runs do not collide.
 Before either reads a zip package (PPTX, DOCX, ODP, ODT), every member is inflated here in
 pieces and counted against the limits of sources/limits.py.
 """
@@ -14,6 +16,7 @@ import subprocess
 import tempfile
 import zipfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import IO
@@ -21,17 +24,20 @@ from typing import IO
 from pagereader.errors import CorruptFileError, DependencyError
 from pagereader.settings import soffice_binary
 from pagereader.sources.limits import InflateLimits, InflateMeter, inflate
+from pagereader.sources.office_sandbox import isolated, prepare_profile
 
 logger = logging.getLogger(__name__)
 
 OFFICE_SUFFIXES = frozenset({".pptx", ".docx", ".ppt", ".doc", ".odp", ".odt"})
 _CONVERT_TIMEOUT_S = 180
 SLIDE_SUFFIXES = frozenset({".pptx", ".ppt", ".odp"})
+# binary formats hold no XML to clean: LibreOffice, isolated, converts them to theirs first
+_BINARY_FORMATS = {".ppt": "pptx", ".doc": "docx"}
 # hidden slides too, so that page N is slide N (the native reader marks them hidden)
 SLIDES_TO_PDF = 'pdf:impress_pdf_Export:{"ExportHiddenSlides":{"type":"boolean","value":"true"}}'
 LIBREOFFICE_HINT = (
     "install LibreOffice (Debian/Ubuntu: apt-get install -y libreoffice-impress "
-    "libreoffice-writer) or export the deck to PDF and parse that"
+    "libreoffice-writer bubblewrap) or export the deck to PDF and parse that"
 )
 
 
@@ -84,42 +90,88 @@ def find_soffice() -> str | None:
     return shutil.which("soffice") or shutil.which("libreoffice")
 
 
-def convert_to_pdf(path: Path, workdir: Path) -> Path:
-    """Convert an office file to PDF in ``workdir``; raise a clear error if it cannot be done."""
+@dataclass(frozen=True)
+class OfficePdf:
+    """An office file's pages as a PDF, and what was taken out of the file first."""
+
+    pdf: Path
+    warnings: tuple[str, ...]
+
+
+def convert_to_pdf(path: Path, workdir: Path) -> OfficePdf:
+    """Convert an office file to PDF in ``workdir``; raise a clear error if it cannot be done.
+
+    LibreOffice never sees ``path``: it reads a copy without outside references (a binary
+    .ppt or .doc is first converted to its XML format, isolated, then cleaned), runs isolated
+    (sources/office_sandbox.py), and sees only ``workdir``'s inbox and its own profile."""
+    from pagereader.sources.office_links import sanitize_package  # lxml: office files only
+
+    inbox = workdir / "inbox"
+    inbox.mkdir(parents=True, exist_ok=True)
+    suffix = path.suffix.lower()
+    if suffix in _BINARY_FORMATS:
+        shutil.copyfile(path, inbox / f"original{suffix}")
+        package = run_libreoffice(inbox / f"original{suffix}", _BINARY_FORMATS[suffix], name=path)
+    else:
+        package = path
+    clean = inbox / f"document{package.suffix.lower()}"
+    try:
+        warnings = sanitize_package(package, clean)
+    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+        raise CorruptFileError(f"not a readable office package ({exc})", file=path) from exc
+    filter_ = SLIDES_TO_PDF if suffix in SLIDE_SUFFIXES else "pdf"
+    return OfficePdf(run_libreoffice(clean, filter_, name=path), warnings)
+
+
+def run_libreoffice(source: Path, convert_to: str, name: Path) -> Path:
+    """Convert ``source`` (a file inside a folder of its own) with LibreOffice, isolated, into
+    the same folder; return the result. ``name``: the file the user gave, for errors."""
     soffice = find_soffice()
     if soffice is None:
         raise DependencyError(
             "LibreOffice is needed to read this file and was not found",
-            file=path,
+            file=name,
             hint=LIBREOFFICE_HINT,
         )
+    folder = source.parent
     profile = Path(tempfile.mkdtemp(prefix="pagereader-lo-"))
-    command = [
-        soffice,
-        f"-env:UserInstallation={profile.as_uri()}",
-        "--headless",
-        "--norestore",
-        "--convert-to",
-        SLIDES_TO_PDF if path.suffix.lower() in SLIDE_SUFFIXES else "pdf",
-        "--outdir",
-        str(workdir),
-        str(path),
-    ]
+    prepare_profile(profile)
+    command, env, _ = isolated(
+        [
+            soffice,
+            f"-env:UserInstallation={profile.as_uri()}",
+            "--headless",
+            "--norestore",
+            "--nolockcheck",
+            "--convert-to",
+            convert_to,
+            "--outdir",
+            str(folder),
+            str(source),
+        ],
+        writable=[folder, profile],
+    )
     try:
         done = subprocess.run(
-            command, capture_output=True, text=True, timeout=_CONVERT_TIMEOUT_S, check=False
+            command,
+            capture_output=True,
+            text=True,
+            timeout=_CONVERT_TIMEOUT_S,
+            check=False,
+            env=env,
+            stdin=subprocess.DEVNULL,
         )
     except subprocess.TimeoutExpired as exc:
         raise CorruptFileError(
-            f"LibreOffice did not finish converting within {_CONVERT_TIMEOUT_S} s", file=path
+            f"LibreOffice did not finish converting within {_CONVERT_TIMEOUT_S} s", file=name
         ) from exc
     finally:
         shutil.rmtree(profile, ignore_errors=True)
-    pdf = workdir / f"{path.stem}.pdf"
-    if done.returncode != 0 or not pdf.exists():
+    result = folder / f"{source.stem}.{convert_to.split(':', 1)[0]}"
+    if done.returncode != 0 or not result.exists():
         detail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-        raise CorruptFileError(f"LibreOffice could not convert the file: {detail[0]}", file=path)
-    return pdf
+        raise CorruptFileError(f"LibreOffice could not convert the file: {detail[0]}", file=name)
+    return result
 
 
 def read_slide_notes(path: Path) -> dict[int, str]:

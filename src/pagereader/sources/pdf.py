@@ -65,6 +65,8 @@ class PdfSource:
     """An opened PDF; every page raster stays within ``max_pixels``, and no stream was let
     inflate past ``inflate_limits`` (the streams are counted before PDFium reads the file)."""
 
+    warnings: tuple[str, ...] = ()
+
     def __init__(
         self,
         path: Path,
