@@ -268,7 +268,9 @@ async def test_http_bodies_are_bounded_before_the_sdk_parses_them(
     port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
     deck = (root / "deck.pdf").read_bytes()
-    process = _start_http(root, tmp_path, port, "--max-upload-mb", f"{len(deck) / 2**20 + 1e-4:.4f}")
+    process = _start_http(
+        root, tmp_path, port, "--max-upload-mb", f"{len(deck) / 2**20 + 1e-4:.4f}"
+    )
     auth = {"Authorization": f"Bearer {ADMIN}"}
     headers = {**auth, "Accept": "application/json, text/event-stream", **JSON_TYPE}
     call = {"jsonrpc": "2.0", "id": 7, "method": "tools/list"}

@@ -64,7 +64,11 @@ def test_numbers_past_the_digit_bound_are_refused_outside_strings_only() -> None
     text = "1" * 5000  # digits in a string are text: a correction may hold a long number
     escaped = f'{{"t": "{text}", "u": "\\"{text}"}}'  # an escaped quote does not end a string
     assert parse_json(escaped.encode()) == {"t": text, "u": '"' + text}
-    for body in ("[1" + "0" * MAX_NUMBER_DIGITS + "]", '{"n": 1' + "0" * 4999 + "}", "1e" + most + "0"):
+    for body in (
+        "[1" + "0" * MAX_NUMBER_DIGITS + "]",
+        '{"n": 1' + "0" * 4999 + "}",
+        "1e" + most + "0",
+    ):
         with pytest.raises(ServiceError) as refused:
             parse_json(body.encode())
         assert refused.value.status == 400
