@@ -10,7 +10,6 @@ from pagereader.render.markdown import document_markdown, page_markdown
 from pagereader.structure.headings import with_headings
 from pagereader.structure.tree import build_structure
 from pagereader.types import DocumentResult, ErrorItem, PageResult, Status
-from pagereader.unicode import clean_model
 
 
 def document_status(pages: list[PageResult], errors: list[ErrorItem]) -> Status:
@@ -65,9 +64,10 @@ def document_result(
 ) -> DocumentResult:
     """A document from its pages in page order; also merges the page ranges of one document
     that were read apart. Its headings get their levels here, where the whole document is
-    known, and a page whose blocks change has its Markdown written anew."""
+    known, and a page whose blocks change has its Markdown written anew. The pages come cleaned
+    (unicode.py); the caller cleans the finished document, after all it adds."""
     pages = _with_headings(pages, options.verify.mark_review)
-    result = DocumentResult(
+    return DocumentResult(
         schema_version=SCHEMA_VERSION,
         source=file,
         status=document_status(pages, errors),
@@ -78,7 +78,6 @@ def document_result(
         markdown=document_markdown(pages, options.output.markdown_page_breaks),
         structure=build_structure(pages),
     )
-    return clean_model(result)[0]  # a file name not in UTF-8 (the pages are clean already)
 
 
 def _with_headings(pages: list[PageResult], mark_review: bool) -> list[PageResult]:

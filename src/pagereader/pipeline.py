@@ -45,7 +45,7 @@ from pagereader.stages.verify import run_verify
 from pagereader.structure.chunks import chunks_file
 from pagereader.timing import PageTimer
 from pagereader.types import DocumentResult, ErrorItem, PageResult
-from pagereader.unicode import clean_model
+from pagereader.unicode import DOCUMENT_TEXT, ENGINE_TEXT, Result, clean_result
 
 logger = logging.getLogger(__name__)
 
@@ -211,16 +211,13 @@ async def _run_stages(
     return page_result(state, timer.result()), state.rendered
 
 
-def _clean(result: PageResult, file: str) -> PageResult:
-    """The page with text every output can hold and show (see unicode.py), saying what was
-    changed."""
-    cleaned, cleaning = clean_model(result)
-    notes = cleaning.notes()
+def _clean(result: Result, where: str, origin: str = ENGINE_TEXT) -> Result:
+    """``result`` with text every output can hold and show (unicode.py); what was changed is
+    logged and in its warnings."""
+    cleaned, notes = clean_result(result, origin)
     for note in notes:
-        logger.warning("%s page %d: %s", file, cleaned.index, note)
-    if not notes:
-        return cleaned
-    return cleaned.model_copy(update={"warnings": (*cleaned.warnings, *notes)})
+        logger.warning("%s: %s", where, note)
+    return cleaned
 
 
 async def _raster(ctx: Runtime, source: SourceDocument, index: int) -> RenderedPage | None:
@@ -267,7 +264,7 @@ async def aparse(
         failed = DocumentResult(
             schema_version=SCHEMA_VERSION, source=file, status="failed", errors=(exc.to_item(),)
         )
-        failed = named(failed, str(path), file)
+        failed = _clean(named(failed, str(path), file), file, DOCUMENT_TEXT)
         ctx.emit("document_failed", file=file, error=failed.errors[0].line())
         return failed
     cap = options.limits.max_pages
@@ -283,8 +280,9 @@ async def aparse(
             status="failed",
             errors=(too_long.to_item(),),
         )
+        failed = _clean(named(failed, str(path), file), file, DOCUMENT_TEXT)
         ctx.emit("document_failed", file=file, error=failed.errors[0].line())
-        return named(failed, str(path), file)
+        return failed
     try:
         indices, errors, warning = select_pages(options, source.page_count, file)
         if warning:
@@ -308,7 +306,7 @@ async def aparse(
                     rendered = await _raster(ctx, source, index) if wants_raster else None
                 else:
                     result, rendered = await parse_page(ctx, source, index, seen)
-                    result = _clean(result, file)
+                    result = _clean(result, f"{file} page {index}")
                     if cache and keys:
                         await asyncio.to_thread(cache.put, *keys, result)
             if on_page is not None:  # an overlay's PNG encoding and write: off the loop
@@ -329,7 +327,8 @@ async def aparse(
         source.warnings + ((warning,) if warning else ()) + faults.warnings,
     )
     result = document_pictures(result, getattr(source, "deck", None), options)
-    result = named(result, str(path), file)
+    # the pages are clean; the name, errors and deck metadata added since are cleaned here
+    result = _clean(named(result, str(path), file), file, DOCUMENT_TEXT)
     seconds = time.perf_counter() - started
     ctx.emit("document_done", file=file, status=result.status, seconds=seconds)
     return result

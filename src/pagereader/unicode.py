@@ -1,7 +1,9 @@
 """Text that can be written and shown anywhere: surrogates fixed, control characters removed.
 
-Every page result passes here before any output is written, whichever source or engine the
-text came from:
+Every text passes here before any output is written, whichever source it came from: each page
+result as it is read (any engine, the text layer, a slide's own XML and notes), the finished
+document (its file name, errors and deck metadata), and a page that a reviewer's correction
+changed (service/reviews/corrections.py), all through :func:`clean_result`:
 
 - PDFium reports a character outside the Basic Multilingual Plane (Gothic, emoji, rare CJK) as
   two UTF-16 code units, and a broken text layer or a JSON answer can carry a lone surrogate;
@@ -24,6 +26,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from pagereader.types import DocumentResult, PageResult
+
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _NONCHARACTERS = "".join(
     f"{chr(plane + 0xFFFE)}{chr(plane + 0xFFFF)}" for plane in range(0, 0x110000, 0x10000)
@@ -37,6 +41,12 @@ _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 _SUSPECT = re.compile(f"{_SURROGATE.pattern}|{_CONTROL.pattern}|{_BIDI.pattern}")
 REPLACEMENT = "\ufffd"
 Model = TypeVar("Model", bound=BaseModel)
+Result = TypeVar("Result", PageResult, DocumentResult)
+
+ENGINE_TEXT = "a text layer mapping glyphs to them, or an engine's answer"
+DOCUMENT_TEXT = "the file's name, an error's message or the file's own metadata"
+CORRECTION_TEXT = "a reviewer's correction"
+"""Where removed characters came from, as a note says (:meth:`Cleaning.notes`)."""
 
 
 def clean_text(text: str) -> tuple[str, int]:
@@ -91,8 +101,9 @@ class Cleaning:
         self.removed.update(removed)
         return value
 
-    def notes(self) -> tuple[str, ...]:
-        """One line for each kind of change, naming the code points removed."""
+    def notes(self, origin: str = ENGINE_TEXT) -> tuple[str, ...]:
+        """One line for each kind of change, naming the code points removed and ``origin``,
+        where they came from."""
         notes = []
         if self.lone_surrogates:
             notes.append(
@@ -102,8 +113,7 @@ class Cleaning:
             named = ", ".join(f"U+{ord(ch):04X}" for ch in sorted(self.removed)[:8])
             more = ", ..." if len(self.removed) > 8 else ""
             notes.append(
-                "control or format characters removed from the text "
-                f"({named}{more}): a text layer mapping glyphs to them, or an engine's answer"
+                f"control or format characters removed from the text ({named}{more}): {origin}"
             )
         return tuple(notes)
 
@@ -136,3 +146,13 @@ def clean_model(model: Model) -> tuple[Model, Cleaning]:
     if not _needs_cleaning(data):
         return model, cleaning
     return type(model).model_validate(_walk(data, cleaning)), cleaning
+
+
+def clean_result(result: Result, origin: str = ENGINE_TEXT) -> tuple[Result, tuple[str, ...]]:
+    """``result`` with every string cleaned (:func:`clean_model`) and a warning for each kind
+    of change, so the output says what was removed and from where; and those warnings."""
+    cleaned, cleaning = clean_model(result)
+    notes = cleaning.notes(origin)
+    if notes:
+        cleaned = cleaned.model_copy(update={"warnings": cleaned.warnings + notes})
+    return cleaned, notes

@@ -109,6 +109,39 @@ def test_deep_nesting_is_a_400_on_both_servers(service: ServerProcess, engine: s
     assert httpx.post(targets[1], json=text, timeout=120).status_code == 200
 
 
+LONG_NUMBER = "1" + "0" * 4999
+"""5000 digits: past Python's int() limit of 4300, a ValueError inside json.loads."""
+
+
+def _refusal(answer: httpx.Response) -> str:
+    """The message of a 400 from either server (the service's shape or OpenAI's)."""
+    assert answer.status_code == 400, answer.text
+    error = answer.json()["error"]
+    return str(error if isinstance(error, str) else error["message"])
+
+
+def test_a_5000_digit_number_is_a_400_on_both_servers(service: ServerProcess, engine: str) -> None:
+    job_id, block = _finished_job(service.url)
+    reviews = f"{service.url}/v1/jobs/{job_id}/reviews"
+    decision = {"page": block["page"], "block": block["block"], "action": "approve"}
+    chat = json.dumps(_chat(_small_image(), seed=0))
+    bodies = {
+        reviews: json.dumps(decision).replace(f'"page": {block["page"]}', f'"page": {LONG_NUMBER}'),
+        f"{engine}/chat/completions": chat.replace('"seed": 0', f'"seed": {LONG_NUMBER}'),
+    }
+    for target, body in bodies.items():
+        assert LONG_NUMBER in body
+        answer = httpx.post(target, content=body, headers=JSON, timeout=60)
+        assert "a number of more than 100 digits" in _refusal(answer), target
+    # both still answer, and digits inside a string are text: a correction of 5000 digits is kept
+    edit = {**decision, "action": "edit", "text": LONG_NUMBER}
+    accepted = httpx.post(reviews, json=edit, timeout=60)
+    assert accepted.status_code == 201, accepted.text
+    assert accepted.json()["text"] == LONG_NUMBER
+    answered = httpx.post(f"{engine}/chat/completions", content=chat, headers=JSON, timeout=120)
+    assert answered.status_code == 200, answered.text
+
+
 def test_an_open_engine_refuses_foreign_hosts_origins_and_body_types(engine: str) -> None:
     body = json.dumps(_chat(_small_image()))
     foreign = httpx.post(

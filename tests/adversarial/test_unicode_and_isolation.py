@@ -3,17 +3,22 @@ surrogates are replaced and said; an exception inside one document costs only th
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Callable
 from pathlib import Path
 from subprocess import CompletedProcess
 
 import pytest
+from PIL import Image
+from pptx import Presentation
+from pptx.util import Inches
 from typer.testing import CliRunner
 
 from adversarial.documents import GOTHIC, astral_pdf, mapped_pdf, text_pdf
 from pagereader.cli.app import app
 from pagereader.render.writer import DocumentWriter
+from pagereader.structure.chunks import read_chunks_jsonl
 from pagereader.types import DocumentResult
 
 Cli = Callable[..., CompletedProcess[str]]
@@ -103,3 +108,42 @@ def test_control_characters_of_a_text_layer_are_removed_and_said(tmp_path: Path,
     assert note.startswith("control or format characters removed from the text")
     assert "U+0000, U+0002, U+202E, U+FFFE" in note
     assert "control or format characters removed" in done.stderr
+
+
+def _hostile_deck(path: Path, hostile: str) -> Path:
+    """Two slides, each with a title, notes and the same logo, all holding ``hostile``."""
+    deck = Presentation()
+    logo = io.BytesIO()
+    Image.new("RGB", (60, 40), "navy").save(logo, format="PNG")
+    for number in (1, 2):
+        slide = deck.slides.add_slide(deck.slide_layouts[5])
+        slide.shapes.title.text = f"Slide {number} {hostile}title"
+        slide.notes_slide.notes_text_frame.text = f"Notes {hostile}here"
+        logo.seek(0)
+        picture = slide.shapes.add_picture(logo, Inches(8.6), Inches(0.1), Inches(1), Inches(0.6))
+        picture._element.nvPicPr.cNvPr.set("descr", f"Acme {hostile}logo")
+    deck.save(str(path))
+    return path
+
+
+@pytest.mark.libreoffice
+def test_a_decks_own_text_is_cleaned_in_every_output(tmp_path: Path, cli: Cli) -> None:
+    """An unpaired U+202E and the C1 control U+009B (a terminal's CSI) in a deck's titles,
+    notes and a logo's alt text, all of which XML may hold: none reaches an output. Before,
+    the alt text of the deck's recurring logo came into document.json after cleaning."""
+    hostile = "\u202e\u009b31m"
+    deck = _hostile_deck(tmp_path / "hostile.pptx", hostile)
+    out = tmp_path / "O"
+    done = cli("parse", deck, "-o", out)
+    assert done.returncode == 0, done.stderr
+    folder = out / "hostile"
+    chunks = read_chunks_jsonl((folder / "chunks.jsonl").read_text("utf-8"))
+    texts = {"document.md": (folder / "document.md").read_text("utf-8")}
+    texts["chunks.jsonl"] = "\n".join(chunk.text for chunk in chunks)
+    document = _document(folder)
+    texts["document.json"] = json.dumps(document, ensure_ascii=False)
+    for name, text in texts.items():
+        assert "\u202e" not in text and "\u009b" not in text, name
+    assert "Slide 2 31mtitle" in texts["document.md"] and "Notes 31mhere" in texts["document.md"]
+    [logo] = document["deck"]["recurring_pictures"]  # type: ignore[index]
+    assert logo["alt_text"] == "Acme 31mlogo"

@@ -36,6 +36,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 TOOLS = {"parse", "read_page", "get_article", "list_chunks", "search_chunks"}
 ADMIN = "admin-token-0123456789abcdef"
 READER = "reader-token-0123456789abcdef"
+JSON_TYPE = {"Content-Type": "application/json"}
 
 
 def text_layer_words(pdf: Path) -> dict[int, list[str]]:
@@ -186,12 +187,12 @@ async def test_stdio_limits_cut_markdown_and_refuse_large_files(root: Path, tmp_
         assert f"{pages} pages, over the limit of {pages - 1} pages" in parsed["errors"][0]
 
 
-def _start_http(root: Path, tmp_path: Path, port: int) -> subprocess.Popen[bytes]:
+def _start_http(root: Path, tmp_path: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
     tokens = tmp_path / "tokens.txt"
     tokens.write_text(f"root:admin:{ADMIN}\nviewer:reader:{READER}\n", encoding="utf-8")
     log = (tmp_path / "mcp-http.log").open("wb")
     args = ["--root", str(root), "--out", str(tmp_path / "out"), "--transport", "http"]
-    args += ["--port", str(port), "--token-file", str(tokens)]
+    args += ["--port", str(port), "--token-file", str(tokens), *extra]
     return subprocess.Popen(
         [sys.executable, "-m", "pagereader", "mcp", *args],
         stdout=log,
@@ -253,6 +254,52 @@ async def test_http_needs_a_token_with_the_reviewer_role(root: Path, tmp_path: P
             assert all(word in parsed["markdown"]["markdown"] for word in words)
             escaped = error_text(await session.call_tool("parse", {"path": "../secret.pdf"}))
             assert "'..' is not allowed" in escaped
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
+async def test_http_bodies_are_bounded_before_the_sdk_parses_them(
+    root: Path, tmp_path: Path
+) -> None:
+    """A 5000-digit number, deep nesting and a body past the largest upload are refused in the
+    service's error shape; an upload of the largest size still fits, and the server answers
+    after each refusal."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    deck = (root / "deck.pdf").read_bytes()
+    process = _start_http(
+        root, tmp_path, port, "--max-upload-mb", f"{len(deck) / 2**20 + 1e-4:.4f}"
+    )
+    auth = {"Authorization": f"Bearer {ADMIN}"}
+    headers = {**auth, "Accept": "application/json, text/event-stream", **JSON_TYPE}
+    call = {"jsonrpc": "2.0", "id": 7, "method": "tools/list"}
+    too_long = json.dumps(call).replace('"id": 7', '"id": 1' + "0" * 4999)
+    upload = {"filename": "big.pdf", "content_base64": "A" * (3 * len(deck))}
+    params = {"name": "parse", "arguments": upload}
+    too_big = json.dumps({**call, "method": "tools/call", "params": params})
+    refusals = {
+        too_long: (400, "a number of more than 100 digits"),
+        "[" * 100_000: (400, "nests deeper than 64 levels"),
+        too_big: (413, "larger than this server's limit"),
+    }
+    try:
+        _wait_listening(url, process, tmp_path / "mcp-http.log")
+        async with (
+            httpx2.AsyncClient(headers=auth, timeout=120) as client,
+            streamable_http_client(url, http_client=client) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            data = base64.b64encode(deck).decode()
+            arguments = {"filename": "deck.pdf", "content_base64": data}
+            assert structured(await session.call_tool("parse", arguments))["status"] == "ok"
+            for body, (status, message) in refusals.items():
+                answer = httpx.post(url, content=body, headers=headers, timeout=60)
+                assert answer.status_code == status, answer.text
+                assert message in answer.json()["error"], answer.text
+                listed = await session.list_tools()
+                assert {tool.name for tool in listed.tools} == TOOLS
     finally:
         process.terminate()
         process.wait(30)

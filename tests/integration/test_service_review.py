@@ -17,14 +17,19 @@ from prometheus_client.parser import text_string_to_metric_families
 from typer.testing import CliRunner
 
 from pagereader.cli.app import app
+from pagereader.engine_server.app import serve_in_thread
+from pagereader.options import Options
+from pagereader.service.app import create_app
 from pagereader.service.reviews.corrections import ReviewStore
+from pagereader.structure.chunks import read_chunks_jsonl
 from pagereader.text import char_consistency, normalize
 
 from fixtures import Fixtures
-from review_service import MISREAD, TOKENS, client, review_service, vlm_server
+from review_service import MISREAD, TOKENS, client, review_service, token_store, vlm_server
 from service_process import wait_finished
 
 RIGHT, WRONG = MISREAD
+DECK = Path(__file__).parents[2] / "examples" / "deck.pdf"
 
 
 def _metrics(http: httpx.Client) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -242,3 +247,34 @@ def test_review_roles_provenance_restart_evalset_metrics(
             kept = ReviewStore(data / "reviews.sqlite").trail(job_id)  # the trail outlives it
             assert len(kept) == len(trail)
             assert _metrics(reader)[("pagereader_review_queue_blocks", ())] == 0
+
+
+def test_a_correction_is_cleaned_as_engine_text_is(tmp_path: Path) -> None:
+    """A correction holding a NUL, an ANSI colour escape and an unpaired U+202E reaches
+    document.md and chunks.jsonl without those code points and with its visible text; the
+    trail keeps what the reviewer sent, and the page's warnings say what was removed."""
+    data = tmp_path / "data"
+    sent = "Throughput\x00 rose \x1b[31mto 43,000\x1b[0m pages \u202ea day"
+    shown = "Throughput rose [31mto 43,000[0m pages a day"
+    hidden = {"\x00", "\x1b", "\u202e"}
+    with serve_in_thread(create_app(data, Options(), tokens=token_store())) as url:
+        reviewer = client(url.removesuffix("/v1"), "reviewer")
+        upload = {"file": ("deck.pdf", DECK.read_bytes(), "application/pdf")}
+        job_id = reviewer.post("/v1/documents", files=upload).json()["id"]
+        assert wait_finished(reviewer, job_id)["status"] == "ok"
+        blocks = reviewer.get(f"/v1/jobs/{job_id}/blocks").json()["blocks"]
+        target = _block(blocks, "Document throughput rose 18%")
+        decision = {"page": target["page"], "block": target["block"], "action": "edit"}
+        answer = reviewer.post(f"/v1/jobs/{job_id}/reviews", json={**decision, "text": sent})
+        assert answer.status_code == 201, answer.text
+        assert answer.json()["text"] == sent
+        listed = reviewer.get(f"/v1/jobs/{job_id}/blocks").json()["blocks"]
+        assert [b["text"] for b in listed if b["answer"] == target["answer"]] == [shown]
+    folder = data / "jobs" / job_id
+    markdown = (folder / "document.md").read_text(encoding="utf-8")
+    chunks = read_chunks_jsonl((folder / "chunks.jsonl").read_text(encoding="utf-8"))
+    for text in (markdown, "\n".join(chunk.text for chunk in chunks)):
+        assert shown in text and "Document throughput rose 18%" not in text
+        assert not hidden & set(text), sorted(hidden & set(text))
+    page = json.loads((folder / "document.json").read_text(encoding="utf-8"))["pages"][0]
+    assert any("U+0000, U+001B, U+202E" in warning for warning in page["warnings"])

@@ -4,7 +4,13 @@ characters, noncharacters and unpaired bidi controls removed and named."""
 from __future__ import annotations
 
 from pagereader.types import PageResult
-from pagereader.unicode import clean_model, clean_text, strip_controls
+from pagereader.unicode import (
+    CORRECTION_TEXT,
+    clean_model,
+    clean_result,
+    clean_text,
+    strip_controls,
+)
 
 
 def test_pairs_are_joined_and_lone_surrogates_replaced() -> None:
@@ -63,3 +69,15 @@ def test_a_model_names_what_was_removed() -> None:
     [note] = cleaning.notes()
     assert note.startswith("control or format characters removed from the text ")
     assert "(U+0000, U+202E)" in note
+
+
+def test_a_result_says_where_the_removed_characters_came_from() -> None:
+    page = PageResult(index=1, width=1, height=1, markdown="ok \u202eno", warnings=("kept",))
+    cleaned, notes = clean_result(page, CORRECTION_TEXT)
+    assert cleaned.markdown == "ok no"
+    assert cleaned.warnings == ("kept", *notes)
+    assert notes == (
+        "control or format characters removed from the text (U+202E): a reviewer's correction",
+    )
+    untouched = PageResult(index=2, width=1, height=1, markdown="fine")
+    assert clean_result(untouched) == (untouched, ())

@@ -41,6 +41,7 @@ from pagereader.runtime import Runtime
 from pagereader.sources import InflateLimits, open_source
 from pagereader.sources.base import RenderedPage
 from pagereader.types import DocumentResult, ErrorItem, PageResult
+from pagereader.unicode import DOCUMENT_TEXT, clean_result
 
 
 @dataclass(frozen=True)
@@ -260,7 +261,8 @@ class DocumentWorker:
         errors = [error for part in ranges for error in part.errors]
         page_count = max(part.page_count for part in ranges)
         file = _display_name(item) or item.uri
-        result = document_result(file, page_count, pages, errors, self.options)
+        merged = document_result(file, page_count, pages, errors, self.options)
+        result, _ = clean_result(merged, DOCUMENT_TEXT)  # the name: the pages are clean
         wall = max(part.ended for part in ranges) - min(part.started for part in ranges)
         staging = self.destination.staging(name)
         try:

@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from pagereader.errors import PagereaderError
 from pagereader.http.auth import Role, TokenStore, holds
 from pagereader.http.errors import ServiceError, error_response
+from pagereader.http.json_body import JsonBodyGuard
 from pagereader.integrations.answers import (
     ArticleAnswer,
     PageAnswer,
@@ -32,9 +33,12 @@ from pagereader.integrations.answers import (
     parse_answer,
 )
 from pagereader.integrations.chunk_search import ChunkList, list_chunks, search_chunks
-from pagereader.integrations.workspace import Workspace
+from pagereader.integrations.workspace import Limits, Workspace
 
 logger = logging.getLogger(__name__)
+
+ENVELOPE_BYTES = 64 * 1024
+"""Room in an HTTP body for the JSON-RPC envelope around an upload's base64."""
 
 HTTP_ROLE: Role = "reviewer"
 """The role an HTTP caller's token must hold: ``parse`` uploads and parses, as the service's
@@ -167,10 +171,16 @@ class TokenGuard:
         await self.app(scope, receive, send)
 
 
-def http_app(server: MCPServer[Any], tokens: TokenStore, host: str) -> ASGIApp:
-    """The streamable-HTTP app at ``/mcp`` behind the tokens (the SDK's DNS-rebinding guard
-    stays on for loopback hosts)."""
-    return TokenGuard(server.streamable_http_app(host=host), tokens)
+def max_body_bytes(limits: Limits) -> int:
+    """The largest HTTP body a call needs: the largest upload as base64, with its envelope."""
+    return 4 * -(-limits.max_file_bytes // 3) + ENVELOPE_BYTES
+
+
+def http_app(server: MCPServer[Any], tokens: TokenStore, host: str, max_bytes: int) -> ASGIApp:
+    """The streamable-HTTP app at ``/mcp`` behind the tokens, its bodies bounded before the
+    SDK parses them (json_body.py); the SDK's DNS-rebinding guard stays on for loopback
+    hosts."""
+    return TokenGuard(JsonBodyGuard(server.streamable_http_app(host=host), max_bytes), tokens)
 
 
 def run_stdio(workspace: Workspace) -> None:
@@ -178,5 +188,5 @@ def run_stdio(workspace: Workspace) -> None:
 
 
 def run_http(workspace: Workspace, tokens: TokenStore, host: str, port: int) -> None:
-    app = http_app(build_server(workspace), tokens, host)
+    app = http_app(build_server(workspace), tokens, host, max_body_bytes(workspace.limits))
     uvicorn.run(app, host=host, port=port, log_level="info")

@@ -9,7 +9,7 @@ import pytest
 
 from pagereader.engine_server.pixel_budget import BYTES_PER_PIXEL, PixelBudget
 from pagereader.http.errors import ServiceError
-from pagereader.http.json_body import json_depth, parse_json
+from pagereader.http.json_body import MAX_NUMBER_DIGITS, json_depth, parse_json
 
 
 async def test_holders_stay_within_the_budget_in_arrival_order() -> None:
@@ -56,3 +56,20 @@ def test_nesting_is_counted_outside_strings_only() -> None:
         parse_json(b"[" * 65 + b"]" * 65)
     assert refused.value.status == 400 and "64 levels" in refused.value.message
     assert parse_json(b"[" * 64 + b"]" * 64) is not None
+
+
+def test_numbers_past_the_digit_bound_are_refused_outside_strings_only() -> None:
+    most = "9" * MAX_NUMBER_DIGITS
+    assert parse_json(f'{{"n": {most}, "x": -{most}.{most}e{most[:3]}}}'.encode())["n"] == int(most)
+    text = "1" * 5000  # digits in a string are text: a correction may hold a long number
+    escaped = f'{{"t": "{text}", "u": "\\"{text}"}}'  # an escaped quote does not end a string
+    assert parse_json(escaped.encode()) == {"t": text, "u": '"' + text}
+    for body in (
+        "[1" + "0" * MAX_NUMBER_DIGITS + "]",
+        '{"n": 1' + "0" * 4999 + "}",
+        "1e" + most + "0",
+    ):
+        with pytest.raises(ServiceError) as refused:
+            parse_json(body.encode())
+        assert refused.value.status == 400
+        assert f"a number of more than {MAX_NUMBER_DIGITS} digits" in refused.value.message

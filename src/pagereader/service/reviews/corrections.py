@@ -27,6 +27,7 @@ from pagereader.render.markdown import document_markdown, page_markdown
 from pagereader.render.review import review_markdown
 from pagereader.service.store import open_store
 from pagereader.types import BlockResult, DocumentResult, PageResult, Verdict
+from pagereader.unicode import CORRECTION_TEXT, clean_result
 
 ReviewAction = Literal["approve", "edit", "unreadable", "revert"]
 REVIEW_ACTIONS: tuple[str, ...] = get_args(ReviewAction)
@@ -165,7 +166,8 @@ def apply_reviews(
     mark_review: bool,
     page_breaks: bool,
 ) -> DocumentResult:
-    """The document with every decision applied and its Markdown rebuilt."""
+    """The document with every decision applied, its text cleaned as every output's is
+    (unicode.py; the trail keeps what was sent), and its Markdown rebuilt."""
     pages: list[PageResult] = []
     for page in result.pages:
         blocks = tuple(
@@ -177,8 +179,10 @@ def apply_reviews(
         if blocks == page.blocks:
             pages.append(page)
             continue
-        markdown = page_markdown(blocks, page.notes, mark_review)
-        pages.append(page.model_copy(update={"blocks": blocks, "markdown": markdown}))
+        # a person's text is cleaned as an engine's is before it reaches any output
+        page, _ = clean_result(page.model_copy(update={"blocks": blocks}), CORRECTION_TEXT)
+        markdown = page_markdown(page.blocks, page.notes, mark_review)
+        pages.append(page.model_copy(update={"markdown": markdown}))
     return result.model_copy(
         update={"pages": tuple(pages), "markdown": document_markdown(pages, page_breaks)}
     )
