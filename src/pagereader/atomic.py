@@ -111,6 +111,13 @@ def _unlink_lock(lock: Path, staged: Path, old: Path) -> None:
             lock.unlink(missing_ok=True)
 
 
+def _link(source: str, target: str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
+
+
 class StagedFolder:
     """A folder built in a hidden sibling of ``final`` and put in its place whole.
 
@@ -145,6 +152,13 @@ class StagedFolder:
     @property
     def _old(self) -> Path:
         return self.path.with_name(self.path.name + _OLD)
+
+    def start_from_current(self) -> None:
+        """Fill the folder with ``final``'s files, to replace some of them: as hard links (an
+        output is only ever replaced by a rename, never changed in place, so the two folders
+        cannot disturb each other), or as copies where the filesystem has no links."""
+        if self.final.is_dir():
+            shutil.copytree(self.final, self.path, copy_function=_link, dirs_exist_ok=True)
 
     def publish(self) -> None:
         """Flush the folder to the disk and rename it to ``final``, the previous folder
