@@ -17,11 +17,14 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import logging
 import os
 import re
 import secrets
 import shutil
 from pathlib import Path
+
+logger = logging.getLogger(__name__)
 
 TEMP_SUFFIX = ".part"
 """The suffix of a file being written (a folder's sweep removes those left by a crash)."""
@@ -96,7 +99,11 @@ def sweep_staged(parent: Path, name: str | None = None) -> int:
                 continue  # its writer is alive
             final = parent / match.group("name")
             if old.is_dir() and not final.exists():
-                os.rename(old, final)
+                try:
+                    os.rename(old, final)
+                except OSError as exc:
+                    logger.warning("cannot put %s back as %s: %s", old, final, exc)
+                    continue
             shutil.rmtree(staged, ignore_errors=True)
             shutil.rmtree(old, ignore_errors=True)
             _unlink_lock(lock, staged, old)
