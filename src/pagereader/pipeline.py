@@ -368,14 +368,17 @@ async def aparse_to_folder(
     """Parse one document and write its outputs into ``folder``: every finished page gets
     its overlay, also one served from the cache. Returns the document as its document.json
     records it (an output not written is an error there: ``partial``); raises OutputError
-    when the folder or document.json cannot be written. ``name``: as for :func:`aparse`."""
-    writer = document_writer(folder, ctx.options)
+    when the folder or document.json cannot be written. The folder appears whole when the
+    document is done; until then, and when anything raises, it stays as an earlier run left
+    it (render/writer.py). ``name``: as for :func:`aparse`."""
+    with document_writer(folder, ctx.options) as writer:
 
-    def on_page(result: PageResult, rendered: RenderedPage | None) -> None:
-        if rendered is not None:
-            writer.write_overlay(result, rendered.image, rendered.scale)
+        def on_page(result: PageResult, rendered: RenderedPage | None) -> None:
+            if rendered is not None:
+                writer.write_overlay(result, rendered.image, rendered.scale)
 
-    started = time.perf_counter()
-    result = await aparse(path, ctx=ctx, on_page=on_page, cache=cache, name=name)
-    elapsed = time.perf_counter() - started
-    return await asyncio.to_thread(writer.finish, result, ctx.options.budget.target_page_s, elapsed)
+        started = time.perf_counter()
+        result = await aparse(path, ctx=ctx, on_page=on_page, cache=cache, name=name)
+        elapsed = time.perf_counter() - started
+        budget = ctx.options.budget.target_page_s
+        return await asyncio.to_thread(writer.finish, result, budget, elapsed)

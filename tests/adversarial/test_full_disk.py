@@ -1,5 +1,7 @@
 """A disk that fills up during the outputs: what ``parse`` reports and what document.json on
-disk records always agree, and a page whose overlay was not written says so.
+disk records always agree, a page whose overlay was not written says so, and a document whose
+record does not fit leaves its folder as it was (absent, or the earlier complete run's), with
+one error line naming it.
 
 The full disk is real: the child's RLIMIT_FSIZE makes write() fail with EFBIG past the limit
 (SIGXFSZ ignored), without privileges and the same on every run.
@@ -64,20 +66,50 @@ def test_unwritten_overlay_is_partial_in_the_summary_and_the_record(
     assert "001.png)" not in review and message in review
 
 
-def test_unwritten_record_leaves_no_stale_one(tmp_path: Path, cli: Cli) -> None:
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def _hidden(out: Path) -> list[str]:
+    """What OUT holds besides documents and the page cache: staging siblings left behind."""
+    return sorted(p.name for p in out.iterdir() if p.name.startswith(".") and "cache" not in p.name)
+
+
+HINT = "make the folder writable or free disk space, or choose another with --out"
+
+
+def test_a_record_that_does_not_fit_leaves_no_folder(tmp_path: Path, cli: Cli) -> None:
+    text_pdf(tmp_path / "a.pdf")
+    limit = 2048  # document.md, timings.json and review.md fit; document.json does not
+    done = cli("parse", "a.pdf", "-o", "O", "--no-resume", cwd=tmp_path, preexec_fn=_limit(limit))
+    assert done.returncode == 1, done.stderr
+    out = tmp_path / "O"
+    assert not (out / "a").exists()  # not document.md, chunks.jsonl, review.md without a record
+    assert _hidden(out) == []
+    message = "cannot write document.json: File too large; the folder is not made"
+    assert _errors(done) == [f"error {Path('O') / 'a'}: {message} ({HINT})"]
+    assert _summary_status(done, "a.pdf") == "failed"
+
+
+def test_an_unwritten_record_keeps_the_previous_folder_whole(tmp_path: Path, cli: Cli) -> None:
     text_pdf(tmp_path / "a.pdf")
     first = cli("parse", "a.pdf", "-o", "O", "--no-resume", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     folder = tmp_path / "O" / "a"
-    assert json.loads((folder / "document.json").read_text(encoding="utf-8"))["status"] == "ok"
+    before = _tree(folder)
+    assert json.loads(before["document.json"])["status"] == "ok"
+    assert {"document.md", "chunks.jsonl", "review.md", "timings.json"} <= set(before)
     limit = 2048
-    assert (folder / "document.json").stat().st_size > limit
+    assert len(before["document.json"]) > limit
     done = cli("parse", "a.pdf", "-o", "O", "--no-resume", cwd=tmp_path, preexec_fn=_limit(limit))
     assert done.returncode == 1, done.stderr
-    hint = "make the folder writable or free disk space, or choose another with --out"
-    assert _errors(done) == [
-        f"error {Path('O') / 'a'}: cannot write document.json: File too large ({hint})"
-    ]
+    assert _tree(folder) == before  # every file the first run's, byte for byte
+    kept = "the folder is kept as the last complete run wrote it"
+    message = f"cannot write document.json: File too large; {kept}"
+    assert _errors(done) == [f"error {Path('O') / 'a'}: {message} ({HINT})"]
     assert _summary_status(done, "a.pdf") == "failed"
-    assert not (folder / "document.json").exists()  # the first run's "ok" would disagree
-    assert [p.name for p in folder.rglob("*.part")] == []
+    assert _hidden(tmp_path / "O") == []

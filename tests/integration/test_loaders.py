@@ -18,7 +18,8 @@ from llama_index.core.schema import MetadataMode
 
 from pagereader.integrations.langchain import PagereaderLoader
 from pagereader.integrations.llamaindex import PagereaderReader
-from pagereader.integrations.loading import LoadError
+from pagereader.integrations.loading import LoadError, LoadWarning, OnError
+from pagereader.types import ErrorItem
 
 from shared_data import shared
 
@@ -101,15 +102,64 @@ def test_a_phrase_carries_its_page_article_and_boxes(
     assert len(ids) == len(set(ids))
 
 
-@pytest.mark.parametrize("load", LOADERS)
-def test_a_failed_file_is_raised_after_the_others(
-    load: Callable[[list[Path]], list[Loaded]], tmp_path: Path
-) -> None:
-    broken = tmp_path / "broken.pdf"
-    broken.write_bytes(b"%PDF-1.7 this is not a PDF")
+Loader = Callable[[list[Path], OnError], tuple[list[Loaded], list[ErrorItem]]]
+
+
+def langchain_loader(paths: list[Path], on_error: OnError) -> tuple[list[Loaded], list[ErrorItem]]:
+    loader = PagereaderLoader(paths, on_error=on_error)
+    documents = loader.load()
+    return [(d.page_content, d.metadata) for d in documents], loader.failures
+
+
+def llamaindex_loader(paths: list[Path], on_error: OnError) -> tuple[list[Loaded], list[ErrorItem]]:
+    reader = PagereaderReader(on_error=on_error)
+    documents = reader.load_data(paths)
+    return [(d.text, d.metadata) for d in documents], reader.failures
+
+
+LOADER_OBJECTS = [
+    pytest.param(langchain_loader, id="langchain"),
+    pytest.param(llamaindex_loader, id="llamaindex"),
+]
+
+
+@pytest.fixture
+def three_files(tmp_path: Path) -> list[Path]:
+    """A deck, a corrupt PDF and a statute, in that order."""
     good = tmp_path / "deck.pdf"
     shutil.copy(EXAMPLES / "deck.pdf", good)
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.7 this is not a PDF")
+    statute = tmp_path / "statute.pdf"
+    shutil.copy(shared("eval", "real_legal", "N0030001.pdf"), statute)
+    return [good, broken, statute]
+
+
+@pytest.mark.parametrize("load", LOADER_OBJECTS)
+def test_a_corrupt_file_is_skipped_with_a_warning_and_listed(
+    load: Loader, three_files: list[Path]
+) -> None:
+    good, broken, statute = three_files
+    with pytest.warns(LoadWarning) as warned:
+        loaded, failures = load(three_files, "skip")
+    assert {meta["source"] for _, meta in loaded} == {str(good), str(statute)}
+    phrase = "在坑道或隧道內工作之勞工"
+    assert any(phrase in "".join(text.split()) for text, _ in loaded)
+    assert [item.file for item in failures] == [str(broken)]
+    assert "not a readable PDF" in failures[0].message
+    messages = [str(w.message) for w in warned if issubclass(w.category, LoadWarning)]
+    assert messages == [f"{failures[0].line()}; skipped"]
+
+
+@pytest.mark.parametrize("load", LOADER_OBJECTS)
+def test_on_error_raise_names_the_file(load: Loader, three_files: list[Path]) -> None:
     with pytest.raises(LoadError) as caught:
-        load([broken, good])
-    assert "1 of 2 document(s) could not be read" in caught.value.message
-    assert str(broken) in caught.value.message
+        load(three_files, "raise")
+    assert caught.value.file == str(three_files[1])
+    assert str(caught.value).startswith(f"{three_files[1]}: not a readable PDF")
+    assert "on_error='skip'" in caught.value.hint
+
+
+def test_an_unknown_on_error_is_refused() -> None:
+    with pytest.raises(ValueError, match="on_error must be one of 'skip', 'raise', not 'ignore'"):
+        PagereaderLoader("a.pdf", on_error="ignore")  # type: ignore[arg-type]

@@ -329,7 +329,14 @@ async def test_stdio_get_article_of_a_real_statute(tmp_path: Path) -> None:
     async with stdio_session(legal, tmp_path / "out") as session:
         parsed = structured(await session.call_tool("parse", {"path": "N0030001.pdf"}))
         document = parsed["document"]
-        for asked in ("30-1", "第三十條之一", "第 30-1 條"):
+        for asked in (
+            "30-1",
+            "第三十條之一",
+            "第 30-1 條",
+            "Article 30-1",
+            "Art. 30-1",
+            "art-30-1",
+        ):
             article = structured(
                 await session.call_tool("get_article", {"document": document, "number": asked})
             )
@@ -350,7 +357,16 @@ async def test_stdio_get_article_of_a_real_statute(tmp_path: Path) -> None:
         absent = error_text(
             await session.call_tool("get_article", {"document": document, "number": "999"})
         )
-        assert "no article 999" in absent and "30-1" in absent
+        assert "no article 999" in absent and "art-35" in absent
+        for asked, wanted in (("Art 32-1", "art-32-1"), ("article 30", "art-30")):
+            article = structured(
+                await session.call_tool("get_article", {"document": document, "number": asked})
+            )
+            assert article["id"] == wanted, asked
+        unheld = error_text(
+            await session.call_tool("get_article", {"document": document, "number": "Art 31-1"})
+        )
+        assert "no article 31-1" in unheld and "art-31, art-32" in unheld
 
 
 async def test_stdio_get_article_of_a_korean_statute(tmp_path: Path) -> None:

@@ -1,57 +1,32 @@
 """Exactly-once output: a document's folder appears complete or not at all.
 
-Workers write a document into a private staging folder and commit it in one step. On a local
-OUT the commit is a rename inside OUT (atomic on one filesystem); a retried task, or a rerun
-with other options, replaces the committed folder by a second rename, never by writing into
-it. On an fsspec OUT (``s3://bucket/prefix``) object stores have no rename, so the files are
-uploaded under the document's prefix and a ``_SUCCESS`` marker object is written last: a
-document counts as present only with its marker, and a retry first deletes whatever an
-interrupted attempt left there.
-
-A local commit flushes the document's files and folders to the disk before the rename and the
-rename after it, so the run manifest, which records the document only once the commit has
-returned, never names as complete a document a power cut could leave empty.
+On a local OUT the document's writer builds the folder in a hidden sibling and renames it into
+place (atomic.py: flushed to the disk first, the rename after), replacing the folder of an
+earlier attempt or run whole, never writing into it; the run manifest records the document
+only once that has returned, so it never names as complete a document a power cut could leave
+empty. On an fsspec OUT (``s3://bucket/prefix``) object stores have no rename, so the folder
+is written locally, its files uploaded under the document's prefix and a ``_SUCCESS`` marker
+object written last: a document counts as present only with its marker, and a retry first
+deletes whatever an interrupted attempt left there.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import shutil
 import tempfile
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pagereader.atomic import write_atomic
+from pagereader.atomic import sweep_staged, write_atomic
 from pagereader.batch.inputs import is_uri
 from pagereader.sources.discover import BATCH_DIR as BATCH_DIR
 
 logger = logging.getLogger(__name__)
 
 MARKER = "_SUCCESS"
-
-
-def _sync(path: Path) -> None:
-    descriptor = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
-
-
-def sync_tree(folder: Path) -> None:
-    """Flush every file under ``folder``, then the folders that name them, to the disk."""
-    folders = [folder]
-    for path in sorted(folder.rglob("*")):
-        if path.is_dir():
-            folders.append(path)
-        else:
-            _sync(path)
-    for path in reversed(folders):
-        _sync(path)
 
 
 class Destination:
@@ -71,62 +46,43 @@ class Destination:
     def uri(self, *parts: str) -> str:
         return "/".join((self.out, *parts))
 
-    def staging(self, name: str) -> Path:
-        """A fresh folder to write one attempt at a document into."""
+    def folder(self, name: str) -> Path:
+        """Where a document's writer puts its folder: OUT/<name>, or on an object store a
+        private local folder that :meth:`commit` uploads."""
         if self.remote:
-            return Path(tempfile.mkdtemp(prefix=f"pagereader-{name}-"))
-        root = Path(self.out) / BATCH_DIR / "staging"
-        root.mkdir(parents=True, exist_ok=True)
-        return Path(tempfile.mkdtemp(prefix=f"{name}.", dir=root))
+            return Path(tempfile.mkdtemp(prefix=f"pagereader-{name}-")) / name
+        return Path(self.out) / name
 
     def committed(self, name: str) -> bool:
         if self.remote:
             return bool(self._fs().exists(self.uri(name, MARKER)))
         return (Path(self.out) / name).is_dir()
 
-    def commit(self, name: str, staging: Path) -> None:
-        """Publish ``staging`` as OUT/<name>, replacing an older copy from another run."""
+    def commit(self, name: str, folder: Path) -> None:
+        """Publish the written ``folder`` as OUT/<name> (locally its writer has done so)."""
         if self.remote:
-            self._commit_remote(name, staging)
-        else:
-            self._commit_local(name, staging)
+            self._commit_remote(name, folder)
 
-    def _commit_local(self, name: str, staging: Path) -> None:
-        final = Path(self.out) / name
-        sync_tree(staging)  # on disk before the rename publishes it: after a power cut the
-        # manifest never counts a document whose files were still only in memory
-        if final.exists():
-            trash = final.parent / BATCH_DIR / "staging" / f"{name}.old-{uuid.uuid4().hex[:8]}"
-            os.rename(final, trash)
-            shutil.rmtree(trash, ignore_errors=True)
-        os.rename(staging, final)
-        _sync(final.parent)  # the rename itself
-
-    def _commit_remote(self, name: str, staging: Path) -> None:
+    def _commit_remote(self, name: str, folder: Path) -> None:
         fs = self._fs()
         prefix = self.uri(name)
         fs.invalidate_cache()
         if fs.exists(prefix):
             fs.rm(prefix, recursive=True)
-        for path in sorted(p for p in staging.rglob("*") if p.is_file()):
-            fs.put_file(str(path), f"{prefix}/{path.relative_to(staging).as_posix()}")
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            fs.put_file(str(path), f"{prefix}/{path.relative_to(folder).as_posix()}")
         fs.pipe_file(f"{prefix}/{MARKER}", b"")
-        shutil.rmtree(staging, ignore_errors=True)
+        self.discard(folder)
 
-    def discard(self, staging: Path) -> None:
-        shutil.rmtree(staging, ignore_errors=True)
+    def discard(self, folder: Path) -> None:
+        """Drop an attempt's local copy (locally its writer has left OUT/<name> as it was)."""
+        if self.remote:
+            shutil.rmtree(folder.parent, ignore_errors=True)
 
     def clean_staging(self) -> int:
-        """Remove what attempts cut off by a crash left behind; returns how many folders."""
-        if self.remote:
-            return 0
-        root = Path(self.out) / BATCH_DIR / "staging"
-        if not root.is_dir():
-            return 0
-        leftovers = list(root.iterdir())
-        for path in leftovers:
-            shutil.rmtree(path, ignore_errors=True)
-        return len(leftovers)
+        """Remove what attempts cut off by a crash left in OUT (a document's folder kept
+        aside is put back first); returns how many."""
+        return 0 if self.remote else sweep_staged(Path(self.out))
 
     def put_bytes(self, relative: str, data: bytes) -> None:
         """Write a small file (the run's status export) under OUT."""

@@ -209,15 +209,15 @@ class DocumentWorker:
                 count = self._page_count(path)
                 if count > max_pages:
                     return Split(count)
-            staging = self.destination.staging(name)
+            folder = self.destination.folder(name)
             try:
                 ctx = self._context(item)
                 result = self._loop.run_until_complete(
-                    aparse_to_folder(path, staging, ctx, name=_display_name(item))
+                    aparse_to_folder(path, folder, ctx, name=_display_name(item))
                 )
-                self.destination.commit(name, staging)
+                self.destination.commit(name, folder)
             except BaseException:
-                self.destination.discard(staging)
+                self.destination.discard(folder)
                 raise
         return _outcome(item, name, result, time.perf_counter() - started)
 
@@ -229,21 +229,21 @@ class DocumentWorker:
         )
         folder = Path(tempfile.mkdtemp(prefix="pagereader-range-"))
         try:
-            writer = document_writer(folder, self.options)
+            with document_writer(folder / "range", self.options) as writer:  # never finished
 
-            def on_page(page: PageResult, rendered: RenderedPage | None) -> None:
-                if rendered is not None:
-                    writer.write_overlay(page, rendered.image, rendered.scale)
+                def on_page(page: PageResult, rendered: RenderedPage | None) -> None:
+                    if rendered is not None:
+                        writer.write_overlay(page, rendered.image, rendered.scale)
 
-            with self._local(item) as path:
-                result = self._loop.run_until_complete(
-                    aparse(path, ctx=ctx, on_page=on_page, name=_display_name(item))
-                )
-            overlays = {
-                page.index: writer.overlay_path(page.index).read_bytes()
-                for page in result.pages
-                if writer.overlay_path(page.index).is_file()
-            }
+                with self._local(item) as path:
+                    result = self._loop.run_until_complete(
+                        aparse(path, ctx=ctx, on_page=on_page, name=_display_name(item))
+                    )
+                overlays = {
+                    page.index: writer.overlay_path(page.index).read_bytes()
+                    for page in result.pages
+                    if writer.overlay_path(page.index).is_file()
+                }
         finally:
             shutil.rmtree(folder, ignore_errors=True)
         return RangeResult(
@@ -264,18 +264,18 @@ class DocumentWorker:
         merged = document_result(file, page_count, pages, errors, self.options)
         result, _ = clean_result(merged, DOCUMENT_TEXT)  # the name: the pages are clean
         wall = max(part.ended for part in ranges) - min(part.started for part in ranges)
-        staging = self.destination.staging(name)
+        folder = self.destination.folder(name)
         try:
-            writer = document_writer(staging, self.options)
-            for part in ranges:
-                for index, data in part.overlays.items():
-                    path = writer.overlay_path(index)
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    path.write_bytes(data)
-                    writer.written.add(index)  # drawn by the range's worker: not stale
-            result = writer.finish(result, self.options.budget.target_page_s, wall)
-            self.destination.commit(name, staging)
+            with document_writer(folder, self.options) as writer:
+                for part in ranges:
+                    for index, data in part.overlays.items():
+                        path = writer.overlay_path(index)
+                        path.parent.mkdir(parents=True, exist_ok=True)
+                        path.write_bytes(data)
+                        writer.written.add(index)  # drawn by the range's worker
+                result = writer.finish(result, self.options.budget.target_page_s, wall)
+            self.destination.commit(name, folder)
         except BaseException:
-            self.destination.discard(staging)
+            self.destination.discard(folder)
             raise
         return _outcome(item, name, result, wall)

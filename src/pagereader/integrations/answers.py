@@ -4,15 +4,16 @@ one page, one article of a statute's structure."""
 
 from __future__ import annotations
 
+import bisect
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
 from pagereader.errors import InputError
 from pagereader.render.review import block_faults
-from pagereader.structure.numbering import normal_number, opening
+from pagereader.structure.numbering import ARTICLE_ID_PREFIX, asked_article, number_order
 from pagereader.structure.tree import preorder
-from pagereader.types import DocumentResult, Status
+from pagereader.types import DocumentResult, Status, StructureNode
 
 
 class _Answer(BaseModel):
@@ -121,20 +122,24 @@ def page_answer(document_id: str, result: DocumentResult, page: int, limit: int)
     raise InputError(f"page {page} was not read (pages read: {read})", file=document_id)
 
 
-def article_number(asked: str) -> str:
-    """The normalized number of an article as a person writes it: ``30-1``, ``第三十條之一``,
-    ``第 30-1 條``, ``제4조의2``, ``Article 5``, ``5``."""
-    opened = opening(asked.strip())
-    if opened is not None and opened.kind == "article":
-        return opened.number
-    return normal_number(asked.strip())
+ASK_FORMS = "30-1, Article 30-1, Art. 30-1, 第30-1條, 第三十條之一, 제30조의2 or art-30-1"
+"""How an article may be asked for, said when a question names none."""
+CLOSEST = 2
+"""Articles named on each side of an article the document does not hold."""
 
 
 def article_answer(document_id: str, result: DocumentResult, asked: str) -> ArticleAnswer:
-    number = article_number(asked)
+    """The article ``asked`` names, exactly (structure/numbering.py reads the question as it
+    reads the document's labels); an InputError naming the closest articles otherwise, never
+    a neighbour: ``Article 30-1`` is article 30-1 or no article, not article 30."""
+    wanted = asked_article(asked)
+    if wanted is None:
+        raise InputError(
+            f"{asked!r} is not an article number; ask as {ASK_FORMS}", file=document_id
+        )
     articles = [node for node in preorder(result.structure) if node.kind == "article"]
     for node in articles:
-        if node.number == number:
+        if node.id == wanted:
             return ArticleAnswer(
                 document=document_id,
                 id=node.id,
@@ -147,8 +152,17 @@ def article_answer(document_id: str, result: DocumentResult, asked: str) -> Arti
             )
     if not articles:
         raise InputError("the document's structure holds no articles", file=document_id)
-    known = ", ".join(node.number for node in articles[:40])
-    more = " ..." if len(articles) > 40 else ""
+    number = wanted.removeprefix(f"{ARTICLE_ID_PREFIX}-")
+    closest = ", ".join(closest_ids(articles, number))
     raise InputError(
-        f"no article {number} (asked {asked!r}); articles: {known}{more}", file=document_id
+        f"no article {number} (asked {asked!r}); the closest it holds: {closest} "
+        f"({len(articles)} articles in all)",
+        file=document_id,
     )
+
+
+def closest_ids(articles: list[StructureNode], number: str) -> list[str]:
+    """Ids of the articles numbered nearest ``number``, CLOSEST on each side, in order."""
+    ranked = sorted(articles, key=lambda node: number_order(node.number))
+    at = bisect.bisect_left([number_order(node.number) for node in ranked], number_order(number))
+    return [node.id for node in ranked[max(0, at - CLOSEST) : at + CLOSEST]]

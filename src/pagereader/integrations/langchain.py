@@ -4,6 +4,9 @@ heading path, article id, chunk id), so that an answer can cite its page and art
 
     from pagereader.integrations.langchain import PagereaderLoader
     docs = PagereaderLoader("statute.pdf").load()
+
+A file that cannot be read is skipped with a ``LoadWarning`` and listed in ``failures``
+(``on_error="skip"``, the default), or raised (``on_error="raise"``): see loading.py.
 """
 
 from __future__ import annotations
@@ -18,22 +21,43 @@ except ModuleNotFoundError as exc:  # said in one line, naming the extra to inst
         f"{exc.name} is missing: pip install 'pagereader[langchain]'", name=exc.name
     ) from exc
 
-from pagereader.integrations.loading import PathLike, as_paths, chunk_metadata, parsed_chunks
+from pagereader.integrations.loading import (
+    ON_ERROR,
+    OnError,
+    PathLike,
+    as_paths,
+    chunk_metadata,
+    on_error_choice,
+    parsed_chunks,
+)
 from pagereader.options import Options
+from pagereader.types import ErrorItem
 
 
 class PagereaderLoader(BaseLoader):
-    """Documents (PDF, PPTX, DOCX, images) as chunk-sized LangChain Documents."""
+    """Documents (PDF, PPTX, DOCX, images) as chunk-sized LangChain Documents.
+
+    ``on_error``: ``"skip"`` (default) loads the files that can be read, warns of each other
+    one and lists it in :attr:`failures`; ``"raise"`` raises a LoadError naming the first
+    file that cannot be read."""
 
     def __init__(
-        self, file_path: PathLike | Sequence[PathLike], *, options: Options | None = None
+        self,
+        file_path: PathLike | Sequence[PathLike],
+        *,
+        options: Options | None = None,
+        on_error: OnError = ON_ERROR,
     ) -> None:
         self.paths = as_paths(file_path)
         self.options = options
+        self.on_error = on_error_choice(on_error)
+        self.failures: list[ErrorItem] = []
+        """The files the last load skipped, each with why (``.line()`` says it in one line)."""
 
     def lazy_load(self) -> Iterator[Document]:
         """One Document per chunk, file after file; see :func:`parsed_chunks` for failures."""
-        for result, chunk in parsed_chunks(self.paths, self.options):
+        self.failures = []
+        for result, chunk in parsed_chunks(self.paths, self.options, self.on_error, self.failures):
             yield Document(
                 page_content=chunk.text,
                 metadata=chunk_metadata(result, chunk),

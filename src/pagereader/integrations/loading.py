@@ -1,30 +1,54 @@
 """What the LangChain and LlamaIndex loaders share: files parsed one by one into their chunks,
 each chunk's metadata (source, pages, boxes, heading path, article id, chunk id), and a
-failure that is never silent: the other files are still loaded, then the failed ones are
-raised together."""
+failure that is never silent.
+
+A file that cannot be read is handled as the frameworks handle one (LlamaIndex's
+``SimpleDirectoryReader(raise_on_error=False)``, LangChain's ``DirectoryLoader(silent_errors=
+True)``): by default (``on_error="skip"``) it is skipped with a :class:`LoadWarning` naming it
+and listed in the loader's ``failures``, and the other files are loaded; ``on_error="raise"``
+raises a :class:`LoadError` naming it instead.
+"""
 
 from __future__ import annotations
 
 import logging
+import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from pagereader.errors import PagereaderError
 from pagereader.options import Options
 from pagereader.pipeline import parse
 from pagereader.structure.chunks import chunks
-from pagereader.types import Chunk, DocumentResult
+from pagereader.types import Chunk, DocumentResult, ErrorItem
 
 logger = logging.getLogger(__name__)
 
 PathLike = str | Path
+OnError = Literal["skip", "raise"]
+"""What a loader does with a file it cannot read: skip it (warn and list it) or raise."""
+ON_ERROR: OnError = "skip"
 
 
 class LoadError(PagereaderError):
-    """One or more documents could not be read at all; the others were loaded."""
+    """A document could not be read at all (``on_error="raise"``)."""
 
     stage = "load"
+    default_hint = "fix or remove the file, or pass on_error='skip' to load the others"
+
+
+class LoadWarning(UserWarning):
+    """A document could not be read and was skipped; the loader's ``failures`` lists it."""
+
+
+def on_error_choice(value: str) -> OnError:
+    """``value`` if it is one of :data:`OnError`'s choices; ValueError naming them if not."""
+    choices: tuple[OnError, ...] = get_args(OnError)
+    for choice in choices:
+        if value == choice:
+            return choice
+    raise ValueError(f"on_error must be one of {', '.join(map(repr, choices))}, not {value!r}")
 
 
 def as_paths(file_path: PathLike | Sequence[PathLike]) -> list[Path]:
@@ -48,25 +72,43 @@ def chunk_metadata(result: DocumentResult, chunk: Chunk) -> dict[str, Any]:
 
 
 def parsed_chunks(
-    paths: Sequence[Path], options: Options | None = None
+    paths: Sequence[Path],
+    options: Options | None = None,
+    on_error: OnError = ON_ERROR,
+    failures: list[ErrorItem] | None = None,
 ) -> Iterator[tuple[DocumentResult, Chunk]]:
     """Each file's chunks in reading order, file after file. A partial document is loaded
-    with a warning naming what was lost; a failed one is skipped and, after the rest, raised
-    in a LoadError with every failed file's error line."""
+    with a warning naming what was lost; a failed one is skipped with a LoadWarning and
+    appended to ``failures``, or raised in a LoadError when ``on_error`` is ``"raise"``."""
     output = (options or Options()).output
-    failed: list[str] = []
     for path in paths:
-        result = parse(path, options)
-        lines = [error.line() for error in result.errors]
-        if result.status == "failed":
-            failed.append(lines[0] if lines else f"{path}: not read")
+        try:
+            result = parse(path, options)
+        except PagereaderError as exc:
+            failed: ErrorItem | None = exc.to_item().model_copy(
+                update={"file": exc.file or str(path)}
+            )
+        else:
+            failed = _failure(path, result)
+        if failed is not None:
+            if on_error == "raise":
+                hint = "; ".join(filter(None, (failed.hint, LoadError.default_hint)))
+                raise LoadError(failed.message, file=failed.file, page=failed.page, hint=hint)
+            if failures is not None:
+                failures.append(failed)
+            warnings.warn(f"{failed.line()}; skipped", LoadWarning, stacklevel=2)
             continue
         if result.status == "partial":
-            logger.warning("%s: partly read: %s", result.source, "; ".join(lines))
+            lines = "; ".join(error.line() for error in result.errors)
+            logger.warning("%s: partly read: %s", result.source, lines)
         for chunk in chunks(result, output.chunk_tokens, output.chunk_tokenizer):
             yield result, chunk
-    if failed:
-        raise LoadError(
-            f"{len(failed)} of {len(paths)} document(s) could not be read: " + "; ".join(failed),
-            hint="the other documents were loaded",
-        )
+
+
+def _failure(path: Path, result: DocumentResult) -> ErrorItem | None:
+    """Why a document was not read at all (its first error), or None when it was read."""
+    if result.status != "failed":
+        return None
+    if result.errors:
+        return result.errors[0]
+    return ErrorItem(file=str(path), stage="load", message="not read")

@@ -107,9 +107,10 @@ def build_server(workspace: Workspace) -> MCPServer[Any]:
 
     @server.tool()
     async def get_article(document: str, number: str) -> ArticleAnswer:
-        """An article of a parsed statute or contract by its number as printed or plain:
-        ``30-1``, ``第三十條之一``, ``제4조의2``, ``Article 5``. Returns its label, title,
-        text and pages."""
+        """An article of a parsed statute or contract by its number as printed, plain or as
+        its id: ``30-1``, ``Article 30-1``, ``Art. 30-1``, ``第30-1條``, ``第三十條之一``,
+        ``제4조의2``, ``art-30-1``. Returns exactly that article (label, title, text, pages),
+        or an error naming the closest articles the document holds."""
 
         async def work() -> ArticleAnswer:
             result = await asyncio.to_thread(workspace.load, document)

@@ -1,30 +1,30 @@
 """Writes a document's outputs: OUT/<name>/document.md, document.json, pages/NNN.png,
-timings.json, review.md and (given a chunker) chunks.jsonl. Overlays are written as pages
-finish, so a long document shows progress on disk.
+timings.json, review.md and (given a chunker) chunks.jsonl.
 
-Every file is written to a temporary name in its folder and renamed into place, so a full disk
-or a killed process never leaves a truncated file. document.json is written last and says what
-was not written: a page whose overlay failed is kept with that error, as is the document whose
+A document folder is complete or absent: the outputs are written into a hidden sibling
+(``OUT/.<name>.tmp-XXXXXXXX``, see atomic.py), overlays as pages finish, and the folder is
+renamed into place when document.json has been written, replacing the previous one whole. When
+document.json or the folder cannot be written (a full disk, a read-only OUT) or the parse
+stops, the sibling is removed, OUT/<name> stays as the last complete run left it (or absent)
+and the caller gets one OutputError naming the folder. document.json says what else was not
+written: a page whose overlay failed is kept with that error, as is the document whose
 Markdown, timings or review failed (``partial``), so the record on disk always agrees with what
-the caller is told; when document.json itself cannot be written, none is left and the caller
-gets one OutputError naming the folder.
+the caller is told.
 """
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import logging
 import os
-import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from PIL import Image
 
 from pagereader import atomic
-from pagereader.atomic import TEMP_SUFFIX
+from pagereader.atomic import TEMP_SUFFIX, StagedFolder
 from pagereader.errors import OutputError
 from pagereader.render.json import document_json_text
 from pagereader.render.overlay import draw_overlay
@@ -34,20 +34,9 @@ from pagereader.types import DocumentResult, ErrorItem, PageResult
 
 logger = logging.getLogger(__name__)
 
-_OVERLAY = re.compile(r"\d{3,}\.png")
-
 
 def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename; OutputError if the
-    folder cannot take it (the temporary file is removed)."""
-    try:
-        atomic.write_atomic(path, data)
-    except OSError as exc:
-        raise OutputError(f"cannot write {path.name}: {_reason(exc)}", file=path.parent) from None
 
 
 def probe_folder(folder: Path, hint: str | None = None) -> None:
@@ -83,10 +72,12 @@ def with_output_errors(
 
 
 class DocumentWriter:
-    """Output folder of one document.
+    """Output folder of one document, built aside and put in place by :meth:`finish`.
 
     An overlay that cannot be written does not stop the parse: its page keeps the error, and
-    :meth:`finish` returns the document with it (``partial``).
+    :meth:`finish` returns the document with it (``partial``). Used as a context manager, a
+    writer whose :meth:`finish` did not run (the parse raised or was cancelled) leaves
+    OUT/<name> as it was.
     """
 
     def __init__(
@@ -96,13 +87,33 @@ class DocumentWriter:
         chunker: Callable[[DocumentResult], str] | None = None,
     ) -> None:
         """``chunker`` gives the text of chunks.jsonl for a document (the structure layer's,
-        passed in since the writer sits below it); without one no chunks.jsonl is written."""
-        self.folder = folder
+        passed in since the writer sits below it); without one no chunks.jsonl is written.
+        Raises OutputError before any work when ``folder``'s parent cannot be written."""
+        self.final = folder
         self.overlays = overlays
         self.chunker = chunker
         self.written: set[int] = set()
         self.unwritten: dict[int, str] = {}
-        probe_folder(folder)
+        try:
+            self.staged = StagedFolder(folder)
+        except OSError as exc:
+            raise OutputError(
+                f"cannot write the output folder: {_reason(exc)}", file=folder
+            ) from None
+        self.folder = self.staged.path
+        """Where the outputs are written until :meth:`finish` puts them at ``final``."""
+        self.finishing = False
+
+    def __enter__(self) -> DocumentWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if not self.finishing:  # finish cleans up after itself, also on a thread outliving
+            self.staged.__exit__(*exc)  # a cancelled caller
+
+    def discard(self) -> None:
+        """Drop what was written; OUT/<name> stays as it was."""
+        self.staged.discard()
 
     def overlay_path(self, index: int) -> Path:
         return self.folder / "pages" / f"{index:03d}.png"
@@ -120,7 +131,8 @@ class DocumentWriter:
         try:
             atomic.write_atomic(path, buffer.getvalue())
         except OSError as exc:
-            self.unwritten[page.index] = f"cannot write the overlay {path}: {_reason(exc)}"
+            shown = self.final / path.relative_to(self.folder)
+            self.unwritten[page.index] = f"cannot write the overlay {shown}: {_reason(exc)}"
             return
         self.written.add(page.index)
         self.unwritten.pop(page.index, None)
@@ -136,39 +148,45 @@ class DocumentWriter:
         }
 
     def finish(self, result: DocumentResult, budget_s: float, wall_s: float) -> DocumentResult:
-        """Write the Markdown, the timings, the review and then the JSON; drop overlays of pages
-        this run did not draw (left by a run over other pages). Returns the document as
-        document.json records it, with what could not be written; raises OutputError (and
-        leaves no document.json) when document.json itself cannot be written."""
-        result = with_output_errors(result, self._overlay_errors(result))
-        timings = json.dumps(timings_document(result.pages, budget_s, wall_s), indent=2)
-        result = self._write_text(result, "document.md", result.markdown)
-        result = self._write_text(result, "timings.json", timings)
-        if self.chunker is not None:
-            result = self._write_chunks(result, self.chunker)
-        # the review after the others, so that it lists what of them failed
-        result = self._write_text(result, "review.md", review_markdown(result, self.written))
-        self._drop_stale(self.written if self.overlays else set())
-        record = self.folder / "document.json"
-        try:
-            write_atomic(record, document_json_text(result).encode("utf-8"))
-        except OutputError:
-            with contextlib.suppress(OSError):
-                record.unlink(missing_ok=True)  # an earlier run's record would disagree
-            raise
+        """Write the Markdown, the timings, the review and then the JSON, and put the folder in
+        place. Returns the document as document.json records it, with what could not be
+        written; raises OutputError, leaving OUT/<name> as it was, when document.json or the
+        folder itself cannot be written."""
+        self.finishing = True
+        with self.staged:
+            result = with_output_errors(result, self._overlay_errors(result))
+            timings = json.dumps(timings_document(result.pages, budget_s, wall_s), indent=2)
+            result = self._write_text(result, "document.md", result.markdown)
+            result = self._write_text(result, "timings.json", timings)
+            if self.chunker is not None:
+                result = self._write_chunks(result, self.chunker)
+            # the review after the others, so that it lists what of them failed
+            result = self._write_text(result, "review.md", review_markdown(result, self.written))
+            record = document_json_text(result).encode("utf-8")
+            try:
+                atomic.write_atomic(self.folder / "document.json", record)
+            except OSError as exc:
+                raise self._unwritten("document.json", exc) from None
+            try:
+                self.staged.publish()
+            except OSError as exc:
+                raise self._unwritten("the folder", exc) from None
         return result
+
+    def _unwritten(self, what: str, exc: OSError) -> OutputError:
+        """The one error of a folder not written, saying what is left at its place."""
+        kept = "kept as the last complete run wrote it" if self.final.exists() else "not made"
+        message = f"cannot write {what}: {_reason(exc)}; the folder is {kept}"
+        return OutputError(message, file=self.final)
 
     def _write_chunks(
         self, result: DocumentResult, chunker: Callable[[DocumentResult], str]
     ) -> DocumentResult:
-        """chunks.jsonl; a chunker that fails leaves none (an older one is removed, it would
-        disagree with this document.md) and the document says why."""
+        """chunks.jsonl; a chunker that fails leaves none and the document says why."""
         try:
             text = chunker(result)
         except Exception as exc:
             logger.exception("%s: chunks.jsonl not made", result.source)
-            with contextlib.suppress(OSError):
-                (self.folder / "chunks.jsonl").unlink(missing_ok=True)
             item = ErrorItem(
                 file=result.source,
                 stage="chunks",
@@ -180,25 +198,11 @@ class DocumentWriter:
 
     def _write_text(self, result: DocumentResult, name: str, text: str) -> DocumentResult:
         """Write one of the document's text files; ``result`` with the error if it failed."""
-        path = self.folder / name
         try:
-            atomic.write_atomic(path, text.encode("utf-8"))
+            atomic.write_atomic(self.folder / name, text.encode("utf-8"))
         except OSError as exc:
-            message = f"cannot write {path}: {_reason(exc)}"
+            message = f"cannot write {self.final / name}: {_reason(exc)}"
             hint = OutputError.default_hint
             item = ErrorItem(file=result.source, stage="write", message=message, hint=hint)
             return with_output_errors(result, {}, [item])
         return result
-
-    def _drop_stale(self, keep: Iterable[int]) -> None:
-        folder = self.folder / "pages"
-        if not folder.is_dir():
-            return
-        wanted = {f"{index:03d}.png" for index in keep}
-        for path in folder.iterdir():
-            stale = _OVERLAY.fullmatch(path.name) and path.name not in wanted
-            if stale or path.name.endswith(TEMP_SUFFIX):
-                try:
-                    path.unlink()
-                except OSError as exc:
-                    logger.warning("cannot remove the stale overlay %s: %s", path, exc)

@@ -15,6 +15,7 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+from pagereader.atomic import sweep_staged
 from pagereader.cache import PageCache
 from pagereader.engine_check import EngineCheck
 from pagereader.errors import PagereaderError, PasswordRequiredError
@@ -72,7 +73,9 @@ class Service:
 
     def _sweep(self) -> None:
         """Remove the folders of uploads cut off by a crash (and of half-deleted jobs): a folder
-        whose job is not in the store belongs to nobody."""
+        whose job is not in the store belongs to nobody. Outputs a crash cut off while being
+        written are removed first, a job's previous outputs put back if they were aside."""
+        sweep_staged(self.outputs)
         known = {job.id for job in self.store.list_jobs()}
         for root in (self.uploads, self.outputs):
             stray = [p for p in root.iterdir() if p.name not in known] if root.is_dir() else []
@@ -177,8 +180,7 @@ class Service:
     async def _parse(self, job: Job) -> None:
         folder = Path(job.output)
         logger.info("job %s: parsing %s", job.id, job.file_name)
-        try:
-            await asyncio.to_thread(shutil.rmtree, folder, True)
+        try:  # a folder an earlier run of the job left stays until this one replaces it
             await self.engines.refresh()
             ctx = dataclasses.replace(self.ctx, on_event=self._progress(job.id))
             result = await aparse_to_folder(self.upload_path(job), folder, ctx, self.cache)

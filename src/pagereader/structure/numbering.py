@@ -1,7 +1,9 @@
 """How statutes and contracts number their parts: a block that opens a heading (編 章 節 款 目,
 편 장 절 관, Part Chapter Section) or an article (條, 조, Article), its number as printed and
 normalized (``第十五條之一`` -> ``15-1``, ``제4조의2`` -> ``4-2``), its title where one is
-printed (``（定義）``, ``(목적)``) and whether it was deleted (``（刪除）``, ``삭제``)."""
+printed (``（定義）``, ``(목적)``) and whether it was deleted (``（刪除）``, ``삭제``). The ids
+of the structure tree's articles (``art-30-1``) and the numbers people ask for
+(:func:`asked_article`) are read here too, by the same patterns."""
 
 from __future__ import annotations
 
@@ -26,7 +28,10 @@ _ZH_ARTICLE = re.compile(
     rf"^第\s*(?P<n>\d+(?:\s*-\s*\d+)?|[{HAN_NUMERALS}]+)\s*條(?:\s*之\s*(?P<sub>{_NUMBER}))?"
 )
 _KO_ARTICLE = re.compile(r"^제\s*(?P<n>\d+)\s*조(?:\s*의\s*(?P<sub>\d+))?")
-_EN_ARTICLE = re.compile(r"^(?:ARTICLE|Article|Art\.)\s+(?P<n>\d+[A-Za-z]?)\b\.?")
+_EN_NUMBER = r"\d+[A-Za-z]?(?:-\d+)?"
+"""An article number in English text: ``5``, ``5A``, ``30-1`` (a Korean or Taiwanese statute's
+translation numbers its inserted articles so)."""
+_EN_ARTICLE = re.compile(rf"^(?:ARTICLE|Article|Art\.)\s+(?P<n>{_EN_NUMBER})\b\.?")
 _TITLE = re.compile(r"^\s*[（(](?P<title>[^（）()]{1,40})[）)]")
 ITEM = re.compile(
     r"^(?:[①-⑳]|[一二三四五六七八九十]+、|[（(][一二三四五六七八九十\d]+[）)]|\d+[.)]\s|[가-하][.)]\s|[•・-]\s)"
@@ -168,6 +173,52 @@ def _article(text: str) -> Opening | None:
     return None
 
 
+ARTICLE_ID_PREFIX = "art"
+
+
+def node_id(kind: NodeKind, number: str) -> str:
+    """The structure tree's id of a heading or article: ``art-30-1``, ``chapter-2`` (a number
+    printed twice gets ``.2`` on its second node, in the tree)."""
+    return f"{ARTICLE_ID_PREFIX if kind == 'article' else kind}-{number}"
+
+
+_ASKED_ID = re.compile(rf"^{ARTICLE_ID_PREFIX}-(?P<n>{_EN_NUMBER})(?P<nth>\.\d+)?$", re.I)
+_ASKED_EN = re.compile(r"^(?:article|art\.?)\s*(?P<n>\S.*)$", re.IGNORECASE)
+_ASKED_PLAIN = re.compile(
+    rf"^(?:\d+[A-Za-z]?(?:\s*-\s*\d+)?|(?P<han>[{HAN_NUMERALS}]+)(?:之(?P<sub>[{HAN_NUMERALS}]+))?)$"
+)
+
+
+def asked_article(text: str) -> str | None:
+    """The id of the article a person asks for, in any form a statute prints or the tree names
+    (``Article 30-1``, ``Art. 30-1``, ``art 30-1``, ``第30-1條``, ``第三十條之一``, ``제30조의2``,
+    ``30-1``, ``三十之一``, ``art-30-1``; full-width digits too), read by the same patterns as
+    the document's own labels. None for anything else, a label with text after it included:
+    ``Article 30-1 text`` names no article rather than article 30."""
+    text = " ".join(unicodedata.normalize("NFKC", text).split())
+    match = _ASKED_ID.match(text)
+    if match:
+        return node_id("article", match.group("n")) + (match.group("nth") or "")
+    plain = _ASKED_PLAIN.match(text)
+    if plain:
+        han, sub = plain.group("han"), plain.group("sub")
+        number = normal_number(han or text) + (f"-{normal_number(sub)}" if sub else "")
+        return node_id("article", number) if number.isascii() else None
+    asked = _ASKED_EN.match(text)
+    opened = _article(f"Article {asked.group('n')}" if asked else text)
+    if opened is None or opened.rest:
+        return None
+    return node_id("article", opened.number)
+
+
+def number_order(number: str) -> tuple[int, str, int]:
+    """Where an article number sorts: ``30`` < ``30-1`` < ``30-2`` < ``31``; ``5A`` after ``5``."""
+    match = re.fullmatch(r"(\d+)([A-Za-z]?)(?:-(\d+))?(?:\.\d+)?", number)
+    if match is None:
+        return (0, number, 0)
+    return (int(match.group(1)), match.group(2), int(match.group(3) or 0))
+
+
 @dataclass(frozen=True)
 class Marker:
     """A numbered paragraph, subparagraph or item opening a line of an article."""
@@ -213,7 +264,7 @@ def _roman(text: str) -> int:
 _CITED = re.compile(
     rf"第\s*(?P<zh>\d+(?:\s*-\s*\d+)?|[{HAN_NUMERALS}]+)\s*條(?:\s*之\s*(?P<zhsub>[{HAN_NUMERALS}\d]+))?"
     r"|제\s*(?P<ko>\d+)\s*조(?:\s*의\s*(?P<kosub>\d+))?"
-    r"|\b(?:Article|Art\.)\s+(?P<en>\d+[A-Za-z]?)\b"
+    rf"|\b(?:Article|Art\.)\s+(?P<en>{_EN_NUMBER})\b"
 )
 
 

@@ -23,6 +23,7 @@ from pagereader.structure.numbering import (
     Opening,
     cited_articles,
     item_marker,
+    node_id,
     opening,
 )
 from pagereader.text import ends_sentence
@@ -175,24 +176,23 @@ def preorder(nodes: Sequence[StructureNode]) -> list[StructureNode]:
 
 def _finish(node: _Open, seen: dict[str, int]) -> StructureNode:
     opened = node.opened
-    prefix = "art" if opened.kind == "article" else opened.kind
-    base = f"{prefix}-{opened.number}"
+    base = node_id(opened.kind, opened.number)
     seen[base] = seen.get(base, 0) + 1
-    node_id = base if seen[base] == 1 else f"{base}.{seen[base]}"
+    own_id = base if seen[base] == 1 else f"{base}.{seen[base]}"
     kind: NodeKind = opened.kind
     article = kind == "article"
     return StructureNode(
         kind=kind,
         label=opened.label,
         number=opened.number,
-        id=node_id,
+        id=own_id,
         title=opened.title,
         level=LEVELS[kind],
         deleted=opened.deleted,
         pages=tuple(node.pages),
         blocks=tuple(node.blocks),
         text="\n".join(part.text for part in node.parts) if article else "",
-        children=tuple(node.children) if not article else _items(node.parts, node_id),
+        children=tuple(node.children) if not article else _items(node.parts, own_id),
     )
 
 

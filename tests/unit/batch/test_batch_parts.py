@@ -1,5 +1,5 @@
 """The batch package's parts that need no Ray: inputs, names, ranges, manifest, percentiles,
-and the local exactly-once commit."""
+and the local exactly-once commit (its folder swap: tests/unit/test_atomic_folders.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pagereader.atomic import StagedFolder
 from pagereader.batch.inputs import iter_inputs
 from pagereader.batch.manifest import Manifest, Outcome, batch_options_digest
 from pagereader.batch.page_sharing import sharing_mode
@@ -97,46 +98,20 @@ def test_manifest_names_resume_and_digest(tmp_path: Path) -> None:
     manifest.close()
 
 
-def test_local_commit_replaces_whole_folders(tmp_path: Path) -> None:
+def test_a_local_document_is_put_in_place_by_its_writer(tmp_path: Path) -> None:
+    """Locally the writer builds OUT/<name> aside and renames it in (atomic.py); the commit
+    adds nothing, and a failed later attempt leaves the committed folder."""
     destination = Destination(str(tmp_path / "out"))
-    first = destination.staging("doc")
-    (first / "document.md").write_text("one", encoding="utf-8")
-    (first / "old.txt").write_text("stale", encoding="utf-8")
-    destination.commit("doc", first)
-    assert destination.committed("doc") and not first.exists()
-    second = destination.staging("doc")
-    (second / "document.md").write_text("two", encoding="utf-8")
-    leftover = destination.staging("doc")
-    destination.commit("doc", second)
-    final = tmp_path / "out" / "doc"
-    assert sorted(p.name for p in final.iterdir()) == ["document.md"]
-    assert (final / "document.md").read_text(encoding="utf-8") == "two"
-    assert destination.clean_staging() == 1 and not leftover.exists()
-
-
-def test_local_commit_is_on_disk_before_it_is_published(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Every file and folder of the document is flushed before the rename, OUT after it."""
-    import pagereader.batch.storage as storage
-
-    destination = Destination(str(tmp_path / "out"))
-    staging = destination.staging("doc")
-    (staging / "pages").mkdir()
-    for name in ("document.md", "document.json", "pages/001.png"):
-        (staging / name).write_bytes(b"x")
-    expected = {staging, *staging.rglob("*")}
-    flushed: list[tuple[Path, bool]] = []
-    real_sync = storage._sync
-
-    def spy(path: Path) -> None:
-        real_sync(path)
-        flushed.append((path, (tmp_path / "out" / "doc").exists()))
-
-    monkeypatch.setattr(storage, "_sync", spy)
-    destination.commit("doc", staging)
-    assert {path for path, published in flushed if not published} == expected
-    assert flushed[-1] == (tmp_path / "out", True)  # the rename, flushed last
+    folder = destination.folder("doc")
+    assert folder == tmp_path / "out" / "doc"
+    with StagedFolder(folder) as staged:
+        (staged.path / "document.md").write_text("one", encoding="utf-8")
+        staged.publish()
+    destination.commit("doc", folder)
+    assert destination.committed("doc")
+    destination.discard(destination.folder("doc"))
+    assert (folder / "document.md").read_text(encoding="utf-8") == "one"
+    assert destination.clean_staging() == 0
 
 
 def test_stats_summary_by_class_and_failures() -> None:

@@ -1,19 +1,30 @@
 """Corrections without a server: the audit trail, outputs rebuilt from the pipeline's own
 result with provenance, a revert, and which pages become eval cases (read back by the
-evaluator's own manifest reader)."""
+evaluator's own manifest reader). The folder is replaced whole: a process killed while the
+outputs are regenerated (after document.json and document.md, before chunks.jsonl and
+review.md) and a chunker that fails both leave every file as it was, and the next
+regeneration sweeps what the killed one left."""
 
 from __future__ import annotations
 
 import json
 import logging
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+
 from pagereader.evaluate.cases import read_dataset
+from pagereader.options import Options
 from pagereader.render.json import document_json_text
 from pagereader.service.jobs.store import JobStore
 from pagereader.service.logs import JobFilter, JsonFormatter, job_context
 from pagereader.service.reviews.cases import export_evalset
 from pagereader.service.reviews.corrections import ORIGINAL_JSON, ReviewStore, regenerate
+from pagereader.structure.chunks import chunks_file
 from pagereader.types import (
     Block,
     BlockResult,
@@ -158,3 +169,94 @@ def test_json_log_lines_carry_the_job_id() -> None:
     assert entry["job_id"] == "abc123" and entry["message"] == "page 3 done"
     assert entry["level"] == "info" and entry["logger"] == "pagereader.x"
     assert "job_id" not in json.loads(JsonFormatter().format(outside))
+
+
+SRC = Path(__file__).resolve().parents[3] / "src"
+
+KILLED_WHILE_REGENERATING = """
+import os, signal, sys
+from pathlib import Path
+from pagereader.service.reviews.corrections import ReviewStore, regenerate
+
+def crash(result):  # document.json and document.md are written by now
+    os.kill(os.getpid(), signal.SIGKILL)
+
+store = ReviewStore(Path(sys.argv[2]))
+regenerate(Path(sys.argv[1]), store.current("job1"), True, True, crash)
+"""
+
+
+def _chunks(result: DocumentResult) -> str:
+    return chunks_file(result, Options())
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def _siblings(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.parent.iterdir() if p != folder)
+
+
+@pytest.fixture
+def corrected_once(tmp_path: Path) -> tuple[Path, ReviewStore]:
+    """A job's folder with one decision applied (all four outputs written), and a second
+    decision recorded but not yet applied."""
+    folder = _job_folder(tmp_path)
+    store = ReviewStore(tmp_path / "reviews.sqlite")
+    store.add("job1", 1, 2, "edit", "The tenant shall pay.", "may", "rita", "reviewer")
+    regenerate(folder, store.current("job1"), True, True, _chunks)
+    assert {"document.md", "chunks.jsonl", "review.md"} <= set(_tree(folder))
+    store.add("job1", 2, 0, "edit", "Article 9 must apply.", "shall", "rita", "reviewer")
+    return folder, store
+
+
+def test_a_process_killed_while_regenerating_leaves_the_outputs_whole(
+    corrected_once: tuple[Path, ReviewStore], tmp_path: Path
+) -> None:
+    folder, store = corrected_once
+    before = _tree(folder)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            KILLED_WHILE_REGENERATING,
+            str(folder),
+            str(tmp_path / "reviews.sqlite"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    assert _tree(folder) == before  # not a new document.md beside the old chunks.jsonl
+
+    regenerate(folder, store.current("job1"), True, True, _chunks)
+    assert "Article 9 must apply." in (folder / "document.md").read_text(encoding="utf-8")
+    chunks = [json.loads(line) for line in (folder / "chunks.jsonl").read_text().splitlines()]
+    assert any("Article 9 must apply." in chunk["text"] for chunk in chunks)
+    assert _siblings(folder) == []  # what the killed process left is swept
+
+
+def test_a_failing_chunker_leaves_the_outputs_whole(
+    corrected_once: tuple[Path, ReviewStore],
+) -> None:
+    folder, store = corrected_once
+    before = _tree(folder)
+
+    def broken(result: DocumentResult) -> str:
+        raise RuntimeError("tokenizer gone")
+
+    with pytest.raises(RuntimeError, match="tokenizer gone"):
+        regenerate(folder, store.current("job1"), True, True, broken)
+    assert _tree(folder) == before
+    assert _siblings(folder) == []

@@ -27,6 +27,7 @@ def test_chinese_numerals(text: str, number: int) -> None:
         ("제4조의2(목적) 이 법은", "제4조의2", "4-2", "목적", "이 법은"),
         ("제11조", "제11조", "11", "", ""),
         ("Article 12. Scope", "Article 12.", "12", "", "Scope"),
+        ("Article 30-1 (Flexible hours) text", "Article 30-1", "30-1", "Flexible hours", "text"),
     ],
 )
 def test_articles(text: str, label: str, number: str, title: str, rest: str) -> None:
@@ -103,3 +104,4 @@ def test_cited_articles() -> None:
     text = "依第三十二條第一項及第 36 條規定，準用第十五條之一；제4조의2에 따라 under Article 5"
     assert cited_articles(text) == ["32", "36", "15-1", "4-2", "5"]
     assert cited_articles("第一項至第三項") == []
+    assert cited_articles("under Article 30-1 and Art. 5A") == ["30-1", "5A"]

@@ -6,13 +6,14 @@ updated nor deleted (not even with its job): the latest row of a block is its st
 ``revert`` row undoes it. The
 pipeline's own document.json is kept as ``document.original.json`` the first time a job is
 corrected, and document.md, document.json and review.md are always regenerated from it, so a
-re-run of the job (after a crash) gets the same corrections again.
+re-run of the job (after a crash) gets the same corrections again. The job's folder is
+replaced whole each time, never rewritten file by file.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
+import os
 import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -21,7 +22,8 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pagereader.atomic import write_atomic
+from pagereader.atomic import StagedFolder, write_atomic
+from pagereader.errors import OutputError
 from pagereader.render.json import document_json
 from pagereader.render.markdown import document_markdown, page_markdown
 from pagereader.render.review import review_markdown
@@ -227,19 +229,29 @@ def regenerate(
 ) -> DocumentResult | None:
     """Rewrite document.md, document.json, review.md and (with a ``chunker``) chunks.jsonl of
     a finished job from its original result and the decisions; returns the corrected result
-    (None without outputs)."""
+    (None without outputs). The folder is replaced whole, as the writer puts it in place
+    (atomic.py): a failure leaves the previous outputs, all of them, and raises OutputError."""
     if not (folder / "document.json").is_file():
         return None
-    original_path = folder / ORIGINAL_JSON
-    if not original_path.is_file():
-        shutil.copyfile(folder / "document.json", original_path)
     original = load_original(folder)
     assert original is not None
     corrected = apply_reviews(original, reviews, mark_review, page_breaks)
     data = corrected_json(original, corrected, reviews)
-    _write(folder / "document.json", json.dumps(data, ensure_ascii=False, indent=2))
-    _write(folder / "document.md", corrected.markdown)
-    if chunker is not None:  # its offsets are into this document.md
-        _write(folder / "chunks.jsonl", chunker(corrected))
-    _write(folder / "review.md", review_markdown(corrected))
+    try:
+        with StagedFolder(folder) as staged:
+            staged.start_from_current()
+            if not (folder / ORIGINAL_JSON).is_file():
+                os.replace(staged.path / "document.json", staged.path / ORIGINAL_JSON)
+            _write(staged.path / "document.json", json.dumps(data, ensure_ascii=False, indent=2))
+            _write(staged.path / "document.md", corrected.markdown)
+            if chunker is not None:  # its offsets are into this document.md
+                _write(staged.path / "chunks.jsonl", chunker(corrected))
+            _write(staged.path / "review.md", review_markdown(corrected))
+            staged.publish()
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise OutputError(
+            f"cannot write the corrected outputs: {reason}; the folder is kept as it was",
+            file=folder,
+        ) from None
     return corrected
