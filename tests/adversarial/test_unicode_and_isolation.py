@@ -70,7 +70,7 @@ def failing_writer(monkeypatch: pytest.MonkeyPatch) -> None:
     def finish_or_fail(
         self: DocumentWriter, result: DocumentResult, *args: float
     ) -> DocumentResult:
-        if self.folder.name == "bad":
+        if self.final.name == "bad":
             raise RuntimeError("injected fault")
         return finish(self, result, *args)
 
