@@ -69,6 +69,15 @@ def sync_tree(folder: Path) -> None:
         _sync(path)
 
 
+_STAGED_NAME = re.compile(rf"\..+{re.escape(STAGED)}[0-9a-f]{{8}}(\.old)?")
+
+
+def is_staged(name: str) -> bool:
+    """Whether ``name`` is a document folder being built, or one a killed run left (its
+    staged copy or the previous folder renamed aside)."""
+    return _STAGED_NAME.fullmatch(name) is not None
+
+
 _LOCK_NAME = re.compile(rf"\.(?P<name>.+){re.escape(STAGED)}[0-9a-f]{{8}}{re.escape(_LOCK)}")
 
 

@@ -60,6 +60,18 @@ def test_output_folders_are_recognised(docs: tuple[Path, list[Path]]) -> None:
     assert not is_output_folder(half)
 
 
+def test_a_half_built_output_folder_is_not_read(tmp_path: Path) -> None:
+    """A run killed while it wrote leaves ``.<name>.tmp-XXXXXXXX`` (and perhaps ``.old``)
+    holding overlays but no document.json yet: they are outputs, not scans."""
+    root = tmp_path / "docs"
+    wanted = [_touch(root / ".scans" / "b.png"), _touch(root / "a.pdf")]
+    for staged in (".a.tmp-0123abcd", ".a.tmp-89abcdef.old"):
+        _touch(root / "out" / staged / "pages" / "001.png")
+        assert is_output_folder(root / "out" / staged)
+    assert not is_output_folder(root / ".scans")
+    assert expand_inputs([root], tmp_path / "elsewhere") == wanted
+
+
 def test_parse_walk_skips_every_output(
     docs: tuple[Path, list[Path]], caplog: pytest.LogCaptureFixture
 ) -> None:

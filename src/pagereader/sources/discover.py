@@ -4,7 +4,8 @@ A folder that pagereader wrote is never read back as input: an output folder kep
 input folder (``parse docs -o docs/parsed``) would otherwise have its page overlays parsed as
 scans on the next run, and a batch walking its input lazily would read the documents it has
 just written. Such a folder is a document's output (``document.json``, ``document.md`` and
-``timings.json`` side by side), a batch's ``_batch`` folder, or this run's own OUT. An earlier
+``timings.json`` side by side), one being built (``.<name>.tmp-XXXXXXXX``, see atomic.py), a
+batch's ``_batch`` folder, or this run's own OUT. An earlier
 run's OUT is entered, so a document a user keeps there is still read; only the outputs in it
 are passed over.
 """
@@ -17,6 +18,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from pagereader.atomic import is_staged
 from pagereader.sources import SUPPORTED_SUFFIXES
 
 logger = logging.getLogger(__name__)
@@ -27,7 +29,10 @@ BATCH_MARKERS = ("manifest.sqlite", "staging")
 
 
 def is_output_folder(folder: Path) -> bool:
-    """True for a document's output folder, or a batch's ``_batch`` folder."""
+    """True for a document's output folder (also one being built, or left half-built by a
+    killed run), or a batch's ``_batch`` folder."""
+    if is_staged(folder.name):
+        return True
     if folder.name == BATCH_DIR:
         return any((folder / name).exists() for name in BATCH_MARKERS)
     return all((folder / name).is_file() for name in DOCUMENT_MARKERS)
