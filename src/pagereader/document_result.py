@@ -66,17 +66,34 @@ def document_result(
     that were read apart. Its headings get their levels here, where the whole document is
     known, and a page whose blocks change has its Markdown written anew. The pages come cleaned
     (unicode.py); the caller cleans the finished document, after all it adds."""
-    pages = _with_headings(pages, options.verify.mark_review)
-    return DocumentResult(
+    document = DocumentResult(
         schema_version=SCHEMA_VERSION,
         source=file,
         status=document_status(pages, errors),
         page_count=page_count,
-        pages=tuple(pages),
         errors=tuple(errors) + tuple(e for p in pages for e in p.errors),
         warnings=warnings,
-        markdown=document_markdown(pages, options.output.markdown_page_breaks),
-        structure=build_structure(pages),
+    )
+    return with_pages(
+        document, pages, options.verify.mark_review, options.output.markdown_page_breaks
+    )
+
+
+def with_pages(
+    document: DocumentResult, pages: list[PageResult], mark_review: bool, page_breaks: bool
+) -> DocumentResult:
+    """``document`` holding ``pages``, with everything read from the pages' blocks computed
+    again, in one sequence: heading levels (and the Markdown of a page whose headings moved),
+    the document's Markdown, its structure tree. A parse, a batch merge and a reviewer's
+    correction all end here, so a corrected article number is the structure's (and so the
+    chunks') article number too."""
+    pages = _with_headings(pages, mark_review)
+    return document.model_copy(
+        update={
+            "pages": tuple(pages),
+            "markdown": document_markdown(pages, page_breaks),
+            "structure": build_structure(pages),
+        }
     )
 
 

@@ -13,13 +13,16 @@ import os
 import signal
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 
+from pagereader.document_result import document_result
 from pagereader.evaluate.cases import read_dataset
 from pagereader.options import Options
 from pagereader.render.json import document_json_text
+from pagereader.render.markdown import page_markdown
 from pagereader.service.jobs.store import JobStore
 from pagereader.service.logs import JobFilter, JsonFormatter, job_context
 from pagereader.service.reviews.cases import export_evalset
@@ -48,31 +51,24 @@ def _block(order: int, kind: str, text: str, verdict: Verdict | None = None) -> 
     )
 
 
+def _page(index: int, *blocks: BlockResult) -> PageResult:
+    """A page as assemble leaves it (its Markdown made from its blocks, review marks on)."""
+    markdown = page_markdown(blocks, "", True)
+    return PageResult(index=index, width=210, height=297, blocks=blocks, markdown=markdown)
+
+
 def _job_folder(root: Path) -> Path:
     """A finished job's folder as the pipeline leaves it: two pages, one flagged block each."""
-    pages = (
-        PageResult(
-            index=1,
-            width=210,
-            height=297,
-            blocks=(
-                _block(0, "header", "Lease Act"),
-                _block(1, "title", "Duties"),
-                _block(2, "text", "The tenant may pay the rent.", FLAG),
-            ),
-            markdown=f"{MARK}\n## Duties\n\nThe tenant may pay the rent.",
+    pages = [
+        _page(
+            1,
+            _block(0, "header", "Lease Act"),
+            _block(1, "title", "Duties"),
+            _block(2, "text", "The tenant may pay the rent.", FLAG),
         ),
-        PageResult(
-            index=2,
-            width=210,
-            height=297,
-            blocks=(_block(0, "text", "Article 9 shall apply.", FLAG),),
-            markdown=f"{MARK}\nArticle 9 shall apply.",
-        ),
-    )
-    result = DocumentResult(
-        schema_version="1.0", source="lease.pdf", status="ok", page_count=2, pages=pages
-    )
+        _page(2, _block(0, "text", "Article 9 shall apply.", FLAG)),
+    ]
+    result = document_result("lease.pdf", 2, pages, [], Options())
     folder = root / "jobs" / "job1"
     folder.mkdir(parents=True)
     (folder / "document.json").write_text(document_json_text(result), encoding="utf-8")
@@ -97,7 +93,7 @@ def test_edit_regenerates_outputs_with_provenance_and_revert_restores(tmp_path: 
 
     markdown = (folder / "document.md").read_text()
     assert markdown == (
-        "<!-- page 1 -->\n\n## Duties\n\nThe tenant shall pay the rent.\n\n"
+        "<!-- page 1 -->\n\n# Duties\n\nThe tenant shall pay the rent.\n\n"
         "<!-- page 2 -->\n\n<!-- review: critical: shall->may -->\nArticle 9 shall apply.\n"
     )
     data = json.loads((folder / "document.json").read_text())
@@ -260,3 +256,58 @@ def test_a_failing_chunker_leaves_the_outputs_whole(
         regenerate(folder, store.current("job1"), True, True, broken)
     assert _tree(folder) == before
     assert _siblings(folder) == []
+
+
+def _statute_folder(root: Path) -> Path:
+    """A finished job of a statute page with articles 11, 12 and 13, one block each."""
+    lines = (
+        "第十一條 雇主應置備勞工名卡。",
+        "第十二條 勞工得請求雇主發給服務證明書。",
+        "第十三條 雇主不得於勞工產假期間終止契約。",
+    )
+    blocks = tuple(_block(order, "text", text) for order, text in enumerate(lines))
+    result = document_result("law.pdf", 1, [_page(1, *blocks)], [], Options())
+    folder = root / "jobs" / "law"
+    folder.mkdir(parents=True)
+    (folder / "document.json").write_text(document_json_text(result), encoding="utf-8")
+    (folder / "chunks.jsonl").write_text(chunks_file(result, Options()), encoding="utf-8")
+    return folder
+
+
+def _articles(folder: Path) -> tuple[list[str], list[str | None]]:
+    """The article ids of document.json's structure tree and of chunks.jsonl, as written."""
+    data = json.loads((folder / "document.json").read_text())
+    tree = [node["id"] for node in data["structure"]]
+    chunks = (folder / "chunks.jsonl").read_text().splitlines()
+    return tree, [json.loads(line)["article_id"] for line in chunks]
+
+
+def test_an_edited_article_number_moves_the_structure_and_the_chunks(tmp_path: Path) -> None:
+    folder = _statute_folder(tmp_path)
+    assert _articles(folder) == (["art-11", "art-12", "art-13"], ["art-11", "art-12", "art-13"])
+    store = ReviewStore(tmp_path / "reviews.sqlite")
+    store.add(
+        "law", 1, 1, "edit", "第二十二條 勞工得請求雇主發給服務證明書。", "", "rita", "reviewer"
+    )
+    chunker = partial(chunks_file, options=Options())
+    regenerate(folder, store.current("law"), True, True, chunker)
+    tree, chunks = _articles(folder)
+    assert tree == ["art-11", "art-22", "art-13"] and chunks == tree
+    chunk = json.loads((folder / "chunks.jsonl").read_text().splitlines()[1])
+    assert chunk["heading_path"] == ["第二十二條"] and "第二十二條" in chunk["text"]
+
+
+def test_approving_every_block_leaves_every_output_as_it_was(tmp_path: Path) -> None:
+    folder = _statute_folder(tmp_path)
+    store = ReviewStore(tmp_path / "reviews.sqlite")
+    for order in range(3):
+        store.add("law", 1, order, "approve", None, "", "rita", "reviewer")
+    chunker = partial(chunks_file, options=Options())
+    original = json.loads((folder / "document.json").read_text())
+    chunks = (folder / "chunks.jsonl").read_text()
+    regenerate(folder, store.current("law"), True, True, chunker)
+    assert (folder / "chunks.jsonl").read_text() == chunks
+    corrected = json.loads((folder / "document.json").read_text())
+    for block in (b for page in corrected["pages"] for b in page["blocks"]):
+        assert block.pop("approved_by") == "rita" and block.pop("approved_at")
+    assert corrected == original

@@ -23,9 +23,10 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field
 
 from pagereader.atomic import StagedFolder, write_atomic
+from pagereader.document_result import with_pages
 from pagereader.errors import OutputError
 from pagereader.render.json import document_json
-from pagereader.render.markdown import document_markdown, page_markdown
+from pagereader.render.markdown import page_markdown
 from pagereader.render.review import review_markdown
 from pagereader.service.store import open_store
 from pagereader.types import BlockResult, DocumentResult, PageResult, Verdict
@@ -169,7 +170,8 @@ def apply_reviews(
     page_breaks: bool,
 ) -> DocumentResult:
     """The document with every decision applied, its text cleaned as every output's is
-    (unicode.py; the trail keeps what was sent), and its Markdown rebuilt."""
+    (unicode.py; the trail keeps what was sent), and what is read from its blocks (headings,
+    Markdown, the structure tree, and so the chunks) computed again as for a parse."""
     pages: list[PageResult] = []
     for page in result.pages:
         blocks = tuple(
@@ -185,9 +187,7 @@ def apply_reviews(
         page, _ = clean_result(page.model_copy(update={"blocks": blocks}), CORRECTION_TEXT)
         markdown = page_markdown(page.blocks, page.notes, mark_review)
         pages.append(page.model_copy(update={"markdown": markdown}))
-    return result.model_copy(
-        update={"pages": tuple(pages), "markdown": document_markdown(pages, page_breaks)}
-    )
+    return with_pages(result, pages, mark_review, page_breaks)
 
 
 def _provenance(review: Review) -> dict[str, Any]:
