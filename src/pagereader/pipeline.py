@@ -60,6 +60,8 @@ STAGES: tuple[tuple[str, Stage], ...] = (
     ("context", run_context),
     ("assemble", run_assemble),
 )
+STAGE_NAMES = ("render", *(name for name, _ in STAGES))
+"""Every stage a page goes through, in order: the stages timings.json lists for each page."""
 
 
 def make_context(options: Options | None = None, **kwargs: object) -> Runtime:
@@ -146,7 +148,7 @@ async def parse_page(
     result instead of being read again. With ``ctx.shared_pages``, a page identical to one read in
     another document or an earlier run (same pixels, text layer and options) reuses that one.
     """
-    timer = PageTimer()
+    timer = PageTimer(STAGE_NAMES)
     file = str(source.path)
     lookup = ctx.shared_pages
     try:

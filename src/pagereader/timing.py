@@ -14,13 +14,13 @@ from typing import Any
 
 from pagereader.types import PageResult, StageTimes
 
-STAGES = ("render", "classify", "layout", "recognize", "verify", "context", "assemble")
-
 
 class PageTimer:
-    """Accumulates seconds per named stage for one page."""
+    """Accumulates seconds per named stage for one page. ``stages``: the names every page
+    lists, in order, also those that did not run on it (the pipeline's own list of stages)."""
 
-    def __init__(self) -> None:
+    def __init__(self, stages: Sequence[str] = ()) -> None:
+        self._names = tuple(stages)
         self._stages: dict[str, float] = {}
 
     @contextmanager
@@ -32,7 +32,7 @@ class PageTimer:
             self._stages[name] = self._stages.get(name, 0.0) + time.perf_counter() - start
 
     def result(self) -> StageTimes:
-        stages = {name: round(self._stages.get(name, 0.0), 6) for name in STAGES}
+        stages = {name: round(self._stages.get(name, 0.0), 6) for name in self._names}
         stages.update({k: round(v, 6) for k, v in self._stages.items() if k not in stages})
         return StageTimes(stages=stages, total=round(sum(stages.values()), 6))
 
@@ -74,7 +74,8 @@ def timings_document(
     for row in rows:
         by_class.setdefault(str(row["page_class"]), []).append(row["total"])
     totals = [row["total"] for row in rows]
-    stage_sums = {s: sum(r["stages"].get(s, 0.0) for r in rows) for s in STAGES}
+    names = dict.fromkeys(name for row in rows for name in row["stages"])  # as timed, in order
+    stage_sums = {s: sum(r["stages"].get(s, 0.0) for r in rows) for s in names}
     summary: dict[str, Any] = {
         "pages": len(rows),
         "budget_s": budget_s,

@@ -14,7 +14,7 @@ from pagereader.pipeline import aparse, make_context
 from pagereader.sources import SUPPORTED_SUFFIXES
 from pagereader.sources.image import IMAGE_SUFFIXES
 from pagereader.sources.office import OFFICE_SUFFIXES
-from pagereader.timing import STAGES, timings_document
+from pagereader.timing import timings_document
 from pagereader.types import PageResult
 
 
@@ -97,7 +97,7 @@ def plot_stages(timings: dict[str, Any], path: Path) -> None:
     rows = timings["pages"]
     fig, ax = plt.subplots(figsize=(max(6, len(rows) * 0.35), 4))
     bottoms = [0.0] * len(rows)
-    for stage in STAGES:
+    for stage in timings["summary"]["stage_seconds"]:
         values = [r["stages"].get(stage, 0.0) for r in rows]
         ax.bar(range(len(rows)), values, bottom=bottoms, label=stage)
         bottoms = [b + v for b, v in zip(bottoms, values, strict=True)]
