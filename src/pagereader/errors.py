@@ -73,7 +73,7 @@ class InputError(PagereaderError):
 
 
 class UnsupportedFormatError(InputError):
-    default_hint = "supported: .pdf .png .jpg .jpeg .tif .tiff .webp .bmp .pptx .docx"
+    """Raised with the list of supported types as its hint (sources.supported_types)."""
 
 
 class CorruptFileError(InputError):

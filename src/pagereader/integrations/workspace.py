@@ -22,7 +22,7 @@ from pagereader.options import Options
 from pagereader.pipeline import aparse_to_folder, make_context
 from pagereader.render.names import output_names
 from pagereader.render.writer import probe_folder
-from pagereader.sources import SUPPORTED_SUFFIXES
+from pagereader.sources import SUPPORTED_SUFFIXES, supported_types
 from pagereader.types import DocumentResult
 
 MIB = 1024 * 1024
@@ -86,11 +86,10 @@ class Workspace:
         """Parse uploaded bytes; the upload is kept under ``OUT/.uploads/``."""
         name = Path(filename).name
         if not name or name != filename or Path(name).suffix.lower() not in SUPPORTED_SUFFIXES:
-            known = ", ".join(sorted(SUPPORTED_SUFFIXES))
             raise UnsupportedFormatError(
                 "an upload needs a plain file name ending in a supported type",
                 file=filename,
-                hint=f"one of {known}",
+                hint=f"one of {supported_types()}",
             )
         self._checked_size(len(content_base64) * 3 // 4, filename)
         try:

@@ -26,6 +26,12 @@ from pagereader.types import DeckInfo
 
 SUPPORTED_SUFFIXES = frozenset({".pdf"}) | IMAGE_SUFFIXES | OFFICE_SUFFIXES
 
+
+def supported_types() -> str:
+    """The file types pagereader reads, as every message that lists them writes them."""
+    return ", ".join(sorted(SUPPORTED_SUFFIXES))
+
+
 __all__ = [
     "SUPPORTED_SUFFIXES",
     "InflateLimits",
@@ -34,6 +40,7 @@ __all__ = [
     "check_image_pixels",
     "open_bounded_image",
     "open_source",
+    "supported_types",
 ]
 
 
@@ -105,7 +112,11 @@ def open_source(
     inflate_limits = inflate_limits or InflateLimits()
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
-        raise UnsupportedFormatError(f"unsupported file type {suffix or '(none)'!r}", file=path)
+        raise UnsupportedFormatError(
+            f"unsupported file type {suffix or '(none)'!r}",
+            file=path,
+            hint=f"supported: {supported_types()}",
+        )
     if not path.exists():
         raise CorruptFileError("file not found", file=path, hint="check the path")
     if path.stat().st_size == 0:

@@ -22,7 +22,7 @@ from python_multipart import MultipartParser
 from python_multipart.multipart import parse_options_header
 
 from pagereader.http.errors import ServiceError
-from pagereader.sources import SUPPORTED_SUFFIXES
+from pagereader.sources import SUPPORTED_SUFFIXES, supported_types
 from pagereader.sources.image import IMAGE_SUFFIXES
 
 logger = logging.getLogger(__name__)
@@ -61,9 +61,9 @@ def check_name(name: str) -> None:
         raise ServiceError(400, "the upload has no file name")
     suffix = Path(name).suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
-        allowed = ", ".join(sorted(SUPPORTED_SUFFIXES))
         raise ServiceError(
-            400, f"{name}: unsupported file type {suffix or '(none)'}; supported: {allowed}"
+            400,
+            f"{name}: unsupported file type {suffix or '(none)'}; supported: {supported_types()}",
         )
 
 
