@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -44,7 +45,7 @@ def _ignore(_: ProgressEvent) -> None:
     return None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Runtime:
     """Options, engines, semaphores and the progress sink of one run.
 
@@ -60,6 +61,12 @@ class Runtime:
     shared_pages: PageLookup | None = None
     engine_problems: dict[str, ErrorItem] = field(default_factory=dict)
     """Served engines that failed their start-up check (see engine_check.py)."""
+
+    def with_options(self, options: Options) -> Runtime:
+        """This run's engines, semaphores and progress sink, with other options (one
+        document's page selection): a new Runtime, so that documents parsed at once never read
+        each other's options."""
+        return dataclasses.replace(self, options=options)
 
     def emit(self, kind: str, **data: Any) -> None:
         """Send a progress event to whoever listens (the CLI's progress bars, the service)."""

@@ -4,6 +4,7 @@ changed option, a document read again, pixel-identical pages with different hidd
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from pathlib import Path
 
@@ -31,7 +32,7 @@ def test_a_shared_slide_is_read_once_across_decks(tmp_path: Path) -> None:
     second = deck_of_pages(tmp_path / "second.pdf", [2, 1, 3])
     store = PageStore(tmp_path / "pages.sqlite")
     ctx = make_context()
-    ctx.shared_pages = store
+    ctx = dataclasses.replace(ctx, shared_pages=store)
 
     async def both() -> tuple[DocumentResult, DocumentResult]:
         one = await aparse(first, ctx=ctx)
@@ -64,9 +65,9 @@ def test_other_options_or_the_same_page_are_misses(tmp_path: Path) -> None:
     second = deck_of_pages(tmp_path / "second.pdf", [1])
     store = PageStore(tmp_path / "pages.sqlite")
     ctx = make_context()
-    ctx.shared_pages = store
+    ctx = dataclasses.replace(ctx, shared_pages=store)
     coarse = make_context(override(Options(), {("render", "dpi"): 150}, "test"))
-    coarse.shared_pages = store
+    coarse = dataclasses.replace(coarse, shared_pages=store)
 
     async def runs() -> list[DocumentResult]:
         return [
@@ -104,7 +105,7 @@ def test_identical_pixels_with_other_hidden_text_are_not_reused(tmp_path: Path) 
     c = _hidden_text_page(tmp_path / "c.pdf", "first hidden words")
     store = PageStore(tmp_path / "pages.sqlite")
     ctx = make_context()
-    ctx.shared_pages = store
+    ctx = dataclasses.replace(ctx, shared_pages=store)
 
     async def runs() -> list[DocumentResult]:
         return [await aparse(path, ctx=ctx) for path in (a, b, c)]
@@ -149,7 +150,7 @@ def test_a_store_that_fails_only_costs_the_reuse(tmp_path: Path) -> None:
     store = PageStore(tmp_path / "pages.sqlite")
     store.close()  # every lookup and write now fails inside SQLite
     ctx = make_context()
-    ctx.shared_pages = store
+    ctx = dataclasses.replace(ctx, shared_pages=store)
     result = asyncio.run(aparse(second, ctx=ctx))
     assert result.status == "ok"
     assert _texts(result, 1) == _texts(parse(second), 1)

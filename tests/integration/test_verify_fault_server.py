@@ -14,6 +14,7 @@ text layer parse, and clean answers must all be accepted.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -156,11 +157,12 @@ async def _served(path: Path, server: FaultServer, url: str) -> Run:
     )
     ctx = make_context(options)
     oracle = Oracle({})
-    ctx.engines = {
+    engines = {
         **ctx.engines,
         "ocr": SharedOCR(ctx.engines["ocr"], oracle._memo),
         "vlm": Tap(ctx.engines["vlm"], oracle),
     }
+    ctx = dataclasses.replace(ctx, engines=engines)
     oracle.engines = ctx.engines
     server.reset(Fault(truth=oracle.truth, content=tuple(f for f, _ in FAULTS[path.name])))
     try:

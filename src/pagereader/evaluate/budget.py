@@ -52,8 +52,7 @@ async def run_bench(
             continue
         data = options.model_dump()
         data["pages"] = tuple(range(1, left + 1))
-        ctx.options = Options.model_validate(data)
-        result = await aparse(path, ctx=ctx)
+        result = await aparse(path, ctx=ctx.with_options(Options.model_validate(data)))
         got = [p for p in result.pages if p.timings is not None and not p.errors]
         pages.extend(got)
         taken[kind] = taken.get(kind, 0) + len(got)

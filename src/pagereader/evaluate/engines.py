@@ -49,8 +49,7 @@ class PipelineEngine:
             pages = tuple(sorted(self._wanted.get(file, set()))) or None
             data = self._options.model_dump()
             data["pages"] = pages
-            ctx = self._ctx
-            ctx.options = Options.model_validate(data)
+            ctx = self._ctx.with_options(Options.model_validate(data))
             self._docs[file] = asyncio.ensure_future(aparse(file, ctx=ctx))
         return await self._docs[file]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from pathlib import Path
 
 from pagereader.engines.base import BlockRequest
@@ -48,7 +49,7 @@ class TitleEngine:
 def _run(engine: TitleEngine) -> list[PageContext | None]:
     options = Options.model_validate({"context": {"engine": "ocr"}, "pages": (1, 2)})
     ctx = make_context(options)
-    ctx.engines = {**ctx.engines, "ocr": engine}
+    ctx = dataclasses.replace(ctx, engines={**ctx.engines, "ocr": engine})
     result = asyncio.run(aparse(DECK, ctx=ctx))
     assert result.status == "ok"
     return [page.context for page in result.pages]
