@@ -8,6 +8,12 @@ from typing import Literal
 
 from pagereader.types import BlockKind, CheckName
 
+#: PaddleX's bounds for a block crop (144 and 1280 tiles of 28x28 pixels): what a request
+#: carries by default, what serve-engine assumes when a request names none, and what the
+#: planner sizes the KV cache for.
+DEFAULT_MIN_PIXELS = 112_896
+DEFAULT_MAX_PIXELS = 1_003_520
+
 VerifyRemedy = Literal["retry", "escalate", "fallback", "review"]
 
 DEFAULT_REMEDIES: Mapping[CheckName, tuple[VerifyRemedy, ...]] = {

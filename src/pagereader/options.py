@@ -28,6 +28,7 @@ from pagereader.engine_options import TesseractEngineOptions as TesseractEngineO
 from pagereader.engine_options import TextLayerEngineOptions as TextLayerEngineOptions
 from pagereader.option_defaults import DEFAULT_AGREEMENT_MIN as DEFAULT_AGREEMENT_MIN
 from pagereader.option_defaults import DEFAULT_AGREEMENT_MIN_OCR as DEFAULT_AGREEMENT_MIN_OCR
+from pagereader.option_defaults import DEFAULT_MAX_PIXELS, DEFAULT_MIN_PIXELS
 from pagereader.option_defaults import DEFAULT_REMEDIES as DEFAULT_REMEDIES
 from pagereader.option_defaults import DEFAULT_ROUTES as DEFAULT_ROUTES
 from pagereader.option_defaults import VerifyRemedy as VerifyRemedy
@@ -106,12 +107,14 @@ class ClassifyOptions(_Options):
     sparse_line_count: int = Field(
         15, ge=0, description="text lines at or below which a page is sparse"
     )
-    min_pixels: int = Field(112_896, ge=3136, description="least pixels of a block request")
+    min_pixels: int = Field(
+        DEFAULT_MIN_PIXELS, ge=3136, description="least pixels of a block request"
+    )
     sparse_max_pixels: int = Field(
         501_760, ge=3136, description="max_pixels of a request on a sparse page"
     )
     normal_max_pixels: int = Field(
-        1_003_520, ge=3136, description="max_pixels of a request on a normal page"
+        DEFAULT_MAX_PIXELS, ge=3136, description="max_pixels of a request on a normal page"
     )
     dense_max_pixels: int = Field(
         2_007_040, ge=3136, description="max_pixels of a request on a dense page"
@@ -174,7 +177,9 @@ class ContextOptions(_Options):
     engine: str | None = Field(
         None, description="the page pass's engine (title, summary); unset: off"
     )
-    max_pixels: int = Field(1_003_520, ge=3136, description="max_pixels of the page pass's image")
+    max_pixels: int = Field(
+        DEFAULT_MAX_PIXELS, ge=3136, description="max_pixels of the page pass's image"
+    )
 
 
 class VerifyOptions(_Options):

@@ -106,3 +106,20 @@ def test_chunk_settings_come_from_the_config(tmp_path: Path) -> None:
         path.write_text(f"[output]\n{bad}\n")
         with pytest.raises(ConfigError, match=bad.split(" ")[0]):
             load_config(path)
+
+
+def test_the_pixel_defaults_are_one_pair_of_numbers() -> None:
+    """What a request carries by default, what serve-engine assumes for a request that names
+    no bounds, and what the planner sizes a request for are the same numbers (they were
+    written out three times)."""
+    from pagereader.engine_server.requests import PixelBounds
+    from pagereader.planner.memory import REQUEST_MAX_PIXELS, REQUEST_MIN_PIXELS
+
+    options = Options()
+    served = PixelBounds()
+    assert (options.classify.min_pixels, options.classify.normal_max_pixels) == (
+        served.min_pixels,
+        served.max_pixels,
+    )
+    assert (REQUEST_MIN_PIXELS, REQUEST_MAX_PIXELS) == (served.min_pixels, served.max_pixels)
+    assert options.context.max_pixels == served.max_pixels

@@ -17,11 +17,10 @@ from PIL import Image
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, ValidationError
 
 from pagereader.errors import ImageTooLargeError, PagereaderError
+from pagereader.option_defaults import DEFAULT_MAX_PIXELS, DEFAULT_MIN_PIXELS
 from pagereader.sources import check_image_pixels, open_bounded_image
 from pagereader.sources.limits import open_image_header
 
-DEFAULT_MIN_PIXELS = 112_896
-DEFAULT_MAX_PIXELS = 1_003_520
 MAX_MODEL_LEN = 32_768
 INT32_MAX = 2**31 - 1
 INT64 = 2**63

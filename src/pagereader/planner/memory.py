@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pagereader.errors import ConfigError
+from pagereader.option_defaults import DEFAULT_MAX_PIXELS, DEFAULT_MIN_PIXELS
 from pagereader.pixels import smart_resize
 from pagereader.planner.catalog import ModelSpec
 from pagereader.planner.hardware import GpuSpec
@@ -34,9 +35,9 @@ MAX_MODEL_LEN = 16384
 
 #: A4 at 200 DPI: the page size the seeds' figures are quoted for.
 PAGE_W, PAGE_H = 1654, 2339
-#: PaddleX's bounds for block crops: what the pipeline sends per request by default.
-REQUEST_MIN_PIXELS = 112896
-REQUEST_MAX_PIXELS = 1003520
+#: What the pipeline sends per request by default (option_defaults.py).
+REQUEST_MIN_PIXELS = DEFAULT_MIN_PIXELS
+REQUEST_MAX_PIXELS = DEFAULT_MAX_PIXELS
 #: The server-side ceiling on pixels (dense pages get up to this many per request).
 SERVE_MAX_PIXELS = 2822400
 PROMPT_TOKENS = 256
