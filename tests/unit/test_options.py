@@ -121,5 +121,5 @@ def test_the_pixel_defaults_are_one_pair_of_numbers() -> None:
         served.min_pixels,
         served.max_pixels,
     )
-    assert (REQUEST_MIN_PIXELS, REQUEST_MAX_PIXELS) == (served.min_pixels, served.max_pixels)
+    assert (served.min_pixels, served.max_pixels) == (REQUEST_MIN_PIXELS, REQUEST_MAX_PIXELS)
     assert options.context.max_pixels == served.max_pixels
