@@ -22,7 +22,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from pagereader.errors import OutputError
-from pagereader.options import Options
+from pagereader.options import Options, OutputOptions
 from pagereader.types import PageResult
 
 logger = logging.getLogger(__name__)
@@ -49,13 +49,13 @@ def file_digest(path: Path) -> str:
 
 
 def options_digest(options: Options) -> str:
-    """SHA-256 of the options that change a page's result (page selection and threads
-    excluded)."""
+    """SHA-256 of the options that change a page's result (page selection, threads and the
+    output switches excluded, but for ``char_boxes``, which a page's result keeps or not)."""
     data = options.model_dump_json(
         exclude={
             "pages": True,
             "budget": True,
-            "output": True,
+            "output": set(OutputOptions.model_fields) - {"char_boxes"},
             "ocr": {"threads"},
             "limits": {"max_pages"},
         }

@@ -210,7 +210,8 @@ async def _run_stages(
         except Exception as exc:
             state.errors.append(_internal_error(file, index, name, exc))
             break
-    return page_result(state, timer.result()), state.rendered
+    result = page_result(state, timer.result(), ctx.options.output.char_boxes)
+    return result, state.rendered
 
 
 def _clean(result: Result, where: str, origin: str = ENGINE_TEXT) -> Result:

@@ -219,6 +219,13 @@ def parse_command(
         int | None,
         typer.Option(min=16, max=65536, help="the most tokens a chunk of chunks.jsonl holds"),
     ] = None,
+    char_boxes: Annotated[
+        bool | None,
+        typer.Option(
+            "--char-boxes/--no-char-boxes",
+            help="keep per-character boxes of text-layer lines in document.json (~0.8 MB a page)",
+        ),
+    ] = None,
     resume: Annotated[bool, typer.Option(help="reuse pages finished by an earlier run")] = True,
     jobs: Annotated[int, typer.Option(min=1, max=64, help="documents parsed at once")] = 1,
     reuse_pages: Annotated[
@@ -235,6 +242,7 @@ def parse_command(
     flags = reading_flags(dpi, pages, password, lang)
     flags[("output", "overlays")] = overlays
     flags[("output", "chunk_tokens")] = chunk_tokens
+    flags[("output", "char_boxes")] = char_boxes
     with reading_options():
         options = resolve_options(config, flags)
     files = expand_inputs(inputs, out)

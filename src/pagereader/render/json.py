@@ -8,10 +8,11 @@ from typing import Any
 
 from pagereader.types import DocumentResult
 
-SCHEMA_VERSION = "2.1"
+SCHEMA_VERSION = "2.2"
 """2.0: a block's verdict says how it ended as `outcome` (1.0 called it `action`); the document
 has a `structure` (headings and articles). 2.1: a heading block has a `level` (1..6) and every
-block a `heading_path`; a page its `overlay_scale` (pixels of its overlay per page unit)."""
+block a `heading_path`; a page its `overlay_scale` (pixels of its overlay per page unit). 2.2:
+a line's `char_boxes` are empty unless the option `output.char_boxes` asks for them."""
 
 
 def document_json(result: DocumentResult) -> dict[str, Any]:

@@ -70,9 +70,27 @@ def unread_ink(ink: float, results: Sequence[BlockResult]) -> str:
     )
 
 
-def page_result(state: PageState, timings: StageTimes | None) -> PageResult:
+def without_char_boxes(results: Sequence[BlockResult]) -> tuple[BlockResult, ...]:
+    """``results`` with their lines' per-character boxes dropped: the layout stage needed them
+    (columns, table cells), the outputs do not, and kept they make a page's result and its
+    JSON grow about 25-fold (see ``output.char_boxes``)."""
+    kept: list[BlockResult] = []
+    for result in results:
+        lines = result.block.lines
+        if any(line.char_boxes for line in lines):
+            bare = tuple(line.model_copy(update={"char_boxes": ()}) for line in lines)
+            block = result.block.model_copy(update={"lines": bare})
+            result = result.model_copy(update={"block": block})
+        kept.append(result)
+    return tuple(kept)
+
+
+def page_result(
+    state: PageState, timings: StageTimes | None, char_boxes: bool = False
+) -> PageResult:
     """The frozen result of a finished page; the render's notes (a raster made coarser to fit
-    the pixel budget) join the decision's reasons, where the JSON explains the page."""
+    the pixel budget) join the decision's reasons, where the JSON explains the page. Its
+    lines keep their per-character boxes only with ``char_boxes``."""
     page = state.rendered
     decision = state.decision
     if decision is not None and page.render_notes:
@@ -83,7 +101,7 @@ def page_result(state: PageState, timings: StageTimes | None) -> PageResult:
         width=round(page.width, 2),
         height=round(page.height, 2),
         decision=decision,
-        blocks=tuple(state.results),
+        blocks=tuple(state.results) if char_boxes else without_char_boxes(state.results),
         notes=page.notes,
         context=state.context,
         markdown=state.markdown,
