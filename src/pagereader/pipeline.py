@@ -17,14 +17,14 @@ from pathlib import Path
 
 from pagereader import aio
 from pagereader.cache import PageCache, file_digest, options_digest
-from pagereader.document_result import document_result, named, select_pages
+from pagereader.document_result import select_pages
 from pagereader.engines.rapidocr import load_models as load_ocr_models
 from pagereader.engines.registry import build_engines
 from pagereader.errors import PagereaderError, TooManyPagesError
+from pagereader.finish import PagesRead, finish_document
 from pagereader.layout.detector import load_model as load_layout_model
 from pagereader.options import Options
 from pagereader.page_digest import layer_digest, raster_digest
-from pagereader.render.json import SCHEMA_VERSION
 from pagereader.render.markdown import page_markdown
 from pagereader.render.overlay import overlay_scale
 from pagereader.render.writer import DocumentWriter
@@ -34,18 +34,16 @@ from pagereader.sources.base import RenderedPage
 from pagereader.stages.assemble import page_result, run_assemble
 from pagereader.stages.classify import run_classify
 from pagereader.stages.context import run_context
-from pagereader.stages.engine_faults import engine_faults
 from pagereader.stages.layout import run_layout
 from pagereader.stages.page_budget import PageBudget, text_read_bound
 from pagereader.stages.pictures import run_pictures
-from pagereader.stages.pictures_doc import document_pictures
 from pagereader.stages.recognize import run_recognize
 from pagereader.stages.state import PageState
 from pagereader.stages.verify import run_verify
 from pagereader.structure.chunks import chunks_file
 from pagereader.timing import PageTimer
 from pagereader.types import DocumentResult, ErrorItem, PageResult
-from pagereader.unicode import DOCUMENT_TEXT, ENGINE_TEXT, Result, clean_result
+from pagereader.unicode import ENGINE_TEXT, Result, clean_result
 
 logger = logging.getLogger(__name__)
 
@@ -247,11 +245,32 @@ async def aparse(
     path read (a remote input's URI, not the file it was downloaded to). ``on_page`` runs in a
     worker thread, as the file hashing and the page cache do: nothing here blocks the loop that
     a service answers its requests on."""
-    path = Path(path)
     ctx = ctx or make_context(options)
+    started = time.perf_counter()
+    read = await aread_pages(path, ctx, on_page=on_page, cache=cache, name=name)
+    result = finish_document(read, ctx.options)
+    if read.page_count == 0 and result.errors:  # not opened: no page was even selected
+        ctx.emit("document_failed", file=read.file, error=result.errors[0].line())
+    else:
+        seconds = time.perf_counter() - started
+        ctx.emit("document_done", file=read.file, status=result.status, seconds=seconds)
+    return result
+
+
+async def aread_pages(
+    path: str | Path,
+    ctx: Runtime,
+    *,
+    on_page: PageCallback | None = None,
+    cache: PageCache | None = None,
+    name: str | None = None,
+) -> PagesRead:
+    """Read the selected pages of one document, not finished (finish.py): what a parse and
+    each page range of a batch read. A file that cannot be opened, or has too many pages, is
+    read as no page and its error."""
+    path = Path(path)
     options = ctx.options
     file = name or str(path)
-    started = time.perf_counter()
     try:
         source = await asyncio.to_thread(
             open_source,
@@ -264,12 +283,7 @@ async def aparse(
             max_text_chars=text_read_bound(options.classify),
         )
     except PagereaderError as exc:
-        failed = DocumentResult(
-            schema_version=SCHEMA_VERSION, source=file, status="failed", errors=(exc.to_item(),)
-        )
-        failed = _clean(named(failed, str(path), file), file, DOCUMENT_TEXT)
-        ctx.emit("document_failed", file=file, error=failed.errors[0].line())
-        return failed
+        return _unread(path, file, exc)
     cap = options.limits.max_pages
     if cap is not None and source.page_count > cap:
         await asyncio.to_thread(source.close)
@@ -277,15 +291,7 @@ async def aparse(
             f"{source.page_count} pages, over the limit of {cap} pages per document",
             file=file,
         )
-        failed = DocumentResult(
-            schema_version=SCHEMA_VERSION,
-            source=file,
-            status="failed",
-            errors=(too_long.to_item(),),
-        )
-        failed = _clean(named(failed, str(path), file), file, DOCUMENT_TEXT)
-        ctx.emit("document_failed", file=file, error=failed.errors[0].line())
-        return failed
+        return _unread(path, file, too_long)
     try:
         indices, errors, warning = select_pages(options, source.page_count, file)
         if warning:
@@ -317,24 +323,24 @@ async def aparse(
             ctx.emit("page_done", file=file, page=index, cached=cached is not None)
             return result
 
-        pages = list(await asyncio.gather(*(one(i) for i in indices)))
+        pages = tuple(await asyncio.gather(*(one(i) for i in indices)))
     finally:
         source.close()
-    faults = engine_faults(file, pages, options, ctx.engine_problems)
-    result = document_result(
-        file,
-        source.page_count,
-        pages,
-        [*errors, *faults.errors],
-        options,
-        source.warnings + ((warning,) if warning else ()) + faults.warnings,
+    return PagesRead(
+        file=file,
+        local=str(path),
+        page_count=source.page_count,
+        pages=pages,
+        errors=tuple(errors),
+        warnings=source.warnings + ((warning,) if warning else ()),
+        deck=getattr(source, "deck", None),
+        engine_problems=dict(ctx.engine_problems),
     )
-    result = document_pictures(result, getattr(source, "deck", None), options)
-    # the pages are clean; the name, errors and deck metadata added since are cleaned here
-    result = _clean(named(result, str(path), file), file, DOCUMENT_TEXT)
-    seconds = time.perf_counter() - started
-    ctx.emit("document_done", file=file, status=result.status, seconds=seconds)
-    return result
+
+
+def _unread(path: Path, file: str, exc: PagereaderError) -> PagesRead:
+    """A document that could not be opened, or not read at all: its error, no page."""
+    return PagesRead(file=file, local=str(path), page_count=0, errors=(exc.to_item(),))
 
 
 def parse(path: str | Path, options: Options | None = None) -> DocumentResult:

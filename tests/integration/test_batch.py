@@ -29,6 +29,7 @@ from pagereader.sources.office import find_soffice
 from pagereader.structure.chunks import read_chunks_jsonl
 
 from fixtures import Fixtures
+from fixtures.decks import logo_deck
 from service_process import free_port
 
 pytestmark = pytest.mark.slow  # seconds of real engines, servers or processes
@@ -66,6 +67,7 @@ def corpus(fixtures: Fixtures, tmp_path_factory: pytest.TempPathFactory) -> Path
     ):
         shutil.copy(path, folder / path.name)
     shutil.copy(fixtures.mixed_scan_png, folder / "mixed-scan.png")
+    logo_deck(folder / "logo-deck.pdf", pages=7)  # a recurring picture across every range
     assert _concat([fixtures.deck_pdf, fixtures.legal_pdf], folder / "long.pdf") == 7
     if find_soffice():
         shutil.copy(fixtures.pptx, folder / "slides.pptx")
@@ -96,6 +98,18 @@ def _manifest(out: Path) -> dict[str, tuple[str, int, str]]:
     return {name: (status, pages, error) for name, status, pages, error in rows}
 
 
+SECONDS = ("latency_s", "timings")
+
+
+def _without_latency(value: object) -> object:
+    """document.json as read, less the seconds each page, block and request took."""
+    if isinstance(value, dict):
+        return {k: _without_latency(v) for k, v in value.items() if k not in SECONDS}
+    if isinstance(value, list):
+        return [_without_latency(v) for v in value]
+    return value
+
+
 def test_batch_matches_parse(local_ray: None, corpus: Path, parsed: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     result = RUNNER.invoke(app, ["batch", str(corpus), "-o", str(out), "--max-pages-per-task", "3"])
@@ -111,10 +125,16 @@ def test_batch_matches_parse(local_ray: None, corpus: Path, parsed: Path, tmp_pa
         p.name for p in (parsed / "long" / "pages").iterdir()
     )
     assert json.loads((out / "long" / "timings.json").read_text(encoding="utf-8"))
-    for name in expected:  # chunks.jsonl beside each document.md, as parse writes it
-        assert (out / name / "chunks.jsonl").read_bytes() == (
-            parsed / name / "chunks.jsonl"
-        ).read_bytes(), name
+    for name in expected:  # every output as parse writes it, the seconds taken aside
+        for output in ("chunks.jsonl", "review.md"):
+            assert (out / name / output).read_bytes() == (parsed / name / output).read_bytes(), (
+                name,
+                output,
+            )
+        documents = [json.loads((o / name / "document.json").read_text()) for o in (out, parsed)]
+        assert _without_latency(documents[0]) == _without_latency(documents[1]), name
+    logo = json.loads((out / "logo-deck" / "document.json").read_text(encoding="utf-8"))
+    assert [p["pages"] for p in logo["recurring_pictures"]] == [list(range(1, 8))]
     long_chunks = read_chunks_jsonl((out / "long" / "chunks.jsonl").read_text(encoding="utf-8"))
     chunk_pages = {page for chunk in long_chunks for page in chunk.pages}
     assert {1, 7} <= chunk_pages <= set(range(1, 8))  # read in three ranges, chunked as one

@@ -24,15 +24,15 @@ from pagereader.batch.manifest import Outcome
 from pagereader.batch.page_sharing import LabelledPages, Sharing, WorkerPages
 from pagereader.batch.storage import Destination
 from pagereader.config_file import override
-from pagereader.document_result import document_result
 from pagereader.engine_check import EngineCheck
 from pagereader.errors import InputError, PagereaderError
+from pagereader.finish import PagesRead, finish_document, merge_reads
 from pagereader.heap import bound_heap
 from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.page_store import Row
 from pagereader.pipeline import (
-    aparse,
     aparse_to_folder,
+    aread_pages,
     document_writer,
     load_embedded_models,
     make_context,
@@ -40,8 +40,7 @@ from pagereader.pipeline import (
 from pagereader.runtime import Runtime
 from pagereader.sources import InflateLimits, open_source
 from pagereader.sources.base import RenderedPage
-from pagereader.types import DocumentResult, ErrorItem, PageResult
-from pagereader.unicode import DOCUMENT_TEXT, clean_result
+from pagereader.types import DocumentResult, PageResult
 
 
 @dataclass(frozen=True)
@@ -53,11 +52,10 @@ class Split:
 
 @dataclass(frozen=True)
 class RangeResult:
-    """Pages ``first``..``last`` of a document with their overlays (PNG bytes by page)."""
+    """Pages ``first``..``last`` of a document as read, not finished (finish.py), with their
+    overlays (PNG bytes by page)."""
 
-    pages: tuple[PageResult, ...]
-    page_count: int
-    errors: tuple[ErrorItem, ...]
+    read: PagesRead
     started: float
     ended: float
     overlays: dict[int, bytes] = field(default_factory=dict)
@@ -110,12 +108,6 @@ def _outcome(item: InputItem, name: str, result: DocumentResult, seconds: float)
         ),
         reused=sum(1 for page in result.pages if page.duplicate_of_source is not None),
     )
-
-
-def _document_errors(result: DocumentResult) -> tuple[ErrorItem, ...]:
-    """The errors of the document itself (they come before the pages' own errors)."""
-    page_errors = sum(len(page.errors) for page in result.pages)
-    return result.errors[: len(result.errors) - page_errors]
 
 
 class DocumentWorker:
@@ -236,33 +228,23 @@ class DocumentWorker:
                         writer.write_overlay(page, rendered.image, rendered.scale)
 
                 with self._local(item) as path:
-                    result = self._loop.run_until_complete(
-                        aparse(path, ctx=ctx, on_page=on_page, name=_display_name(item))
+                    read = self._loop.run_until_complete(
+                        aread_pages(path, ctx, on_page=on_page, name=_display_name(item))
                     )
                 overlays = {
                     page.index: writer.overlay_path(page.index).read_bytes()
-                    for page in result.pages
+                    for page in read.pages
                     if writer.overlay_path(page.index).is_file()
                 }
         finally:
             shutil.rmtree(folder, ignore_errors=True)
-        return RangeResult(
-            pages=result.pages,
-            page_count=result.page_count,
-            errors=_document_errors(result),
-            started=started,
-            ended=time.time(),
-            overlays=overlays,
-        )
+        return RangeResult(read=read, started=started, ended=time.time(), overlays=overlays)
 
     def merge(self, item: InputItem, name: str, *ranges: RangeResult) -> Outcome:
         """One document from its ranges, in page order, written and committed like a whole one."""
-        pages = sorted((page for part in ranges for page in part.pages), key=lambda p: p.index)
-        errors = [error for part in ranges for error in part.errors]
-        page_count = max(part.page_count for part in ranges)
+        read = merge_reads([part.read for part in ranges])
         file = _display_name(item) or item.uri
-        merged = document_result(file, page_count, pages, errors, self.options)
-        result, _ = clean_result(merged, DOCUMENT_TEXT)  # the name: the pages are clean
+        result = finish_document(dataclasses.replace(read, file=file), self.options)
         wall = max(part.ended for part in ranges) - min(part.started for part in ranges)
         folder = self.destination.folder(name)
         try:
