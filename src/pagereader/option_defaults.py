@@ -4,9 +4,10 @@ remedies. Data only, so that options.py holds the option models and these stay o
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from pagereader.types import BlockKind, CheckName
+if TYPE_CHECKING:  # names for annotations only: the planner reads the pixel bounds at --help
+    from pagereader.types import BlockKind, CheckName
 
 #: PaddleX's bounds for a block crop (144 and 1280 tiles of 28x28 pixels): what a request
 #: carries by default, what serve-engine assumes when a request names none, and what the
