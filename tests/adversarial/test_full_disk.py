@@ -17,6 +17,7 @@ from pathlib import Path
 from subprocess import CompletedProcess
 
 from adversarial.documents import text_pdf
+from folders import tree_bytes
 
 Cli = Callable[..., CompletedProcess[str]]
 
@@ -66,14 +67,6 @@ def test_unwritten_overlay_is_partial_in_the_summary_and_the_record(
     assert "001.png)" not in review and message in review
 
 
-def _tree(folder: Path) -> dict[str, bytes]:
-    return {
-        path.relative_to(folder).as_posix(): path.read_bytes()
-        for path in sorted(folder.rglob("*"))
-        if path.is_file()
-    }
-
-
 def _hidden(out: Path) -> list[str]:
     """What OUT holds besides documents and the page cache: staging siblings left behind."""
     return sorted(p.name for p in out.iterdir() if p.name.startswith(".") and "cache" not in p.name)
@@ -100,14 +93,14 @@ def test_an_unwritten_record_keeps_the_previous_folder_whole(tmp_path: Path, cli
     first = cli("parse", "a.pdf", "-o", "O", "--no-resume", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     folder = tmp_path / "O" / "a"
-    before = _tree(folder)
+    before = tree_bytes(folder)
     assert json.loads(before["document.json"])["status"] == "ok"
     assert {"document.md", "chunks.jsonl", "review.md", "timings.json"} <= set(before)
     limit = 2048
     assert len(before["document.json"]) > limit
     done = cli("parse", "a.pdf", "-o", "O", "--no-resume", cwd=tmp_path, preexec_fn=_limit(limit))
     assert done.returncode == 1, done.stderr
-    assert _tree(folder) == before  # every file the first run's, byte for byte
+    assert tree_bytes(folder) == before  # every file the first run's, byte for byte
     kept = "the folder is kept as the last complete run wrote it"
     message = f"cannot write document.json: File too large; {kept}"
     assert _errors(done) == [f"error {Path('O') / 'a'}: {message} ({HINT})"]

@@ -13,16 +13,9 @@ from pathlib import Path
 
 from adversarial.conftest import cli_env
 from adversarial.documents import text_pdf
+from folders import tree_bytes
 
 PAGES = 30
-
-
-def _tree(folder: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def _building(out: Path) -> list[Path]:
@@ -38,7 +31,7 @@ def test_a_killed_parse_leaves_the_earlier_folder_and_the_next_run_sweeps(
     first = subprocess.run(command, cwd=tmp_path, env=cli_env(), capture_output=True, text=True)
     assert first.returncode == 0, first.stderr
     out = tmp_path / "O"
-    before = _tree(out / "deck")
+    before = tree_bytes(out / "deck")
     assert len([name for name in before if name.startswith("pages/")]) == PAGES
 
     killed = subprocess.Popen(
@@ -51,11 +44,11 @@ def test_a_killed_parse_leaves_the_earlier_folder_and_the_next_run_sweeps(
     killed.wait(30)
     assert killed.returncode == -signal.SIGKILL, "the run ended before its folder held an overlay"
     assert _building(out), "no overlay was being written when the run was killed"
-    assert _tree(out / "deck") == before  # the earlier run's folder, every byte
+    assert tree_bytes(out / "deck") == before  # the earlier run's folder, every byte
 
     again = subprocess.run(command, cwd=tmp_path, env=cli_env(), capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
-    after = _tree(out / "deck")
+    after = tree_bytes(out / "deck")
     assert set(after) == set(before)
     assert json.loads(after["document.json"])["status"] == "ok"
     assert sorted(p.name for p in out.iterdir() if p.name.startswith(".deck")) == []

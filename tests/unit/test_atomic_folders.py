@@ -14,18 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from folders import tree_bytes
 from pagereader import atomic
 from pagereader.atomic import StagedFolder, sweep_staged
 
 SRC = Path(__file__).resolve().parents[2] / "src"
-
-
-def _tree(folder: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def _hidden(out: Path) -> list[str]:
@@ -38,7 +31,7 @@ def _previous(out: Path) -> dict[str, bytes]:
     (folder / "document.json").write_text('{"run": 1}', encoding="utf-8")
     (folder / "document.md").write_text("first run", encoding="utf-8")
     (folder / "pages" / "001.png").write_bytes(b"png one")
-    return _tree(folder)
+    return tree_bytes(folder)
 
 
 CHILD = """
@@ -88,7 +81,7 @@ def test_a_folder_replaces_the_previous_one_whole(tmp_path: Path) -> None:
         (staged.path / "document.md").write_text("second run", encoding="utf-8")
         assert (out / "doc" / "document.md").read_text(encoding="utf-8") == "first run"
         staged.publish()
-    assert _tree(out / "doc") == {"document.md": b"second run"}  # nothing of the first left
+    assert tree_bytes(out / "doc") == {"document.md": b"second run"}  # nothing of the first left
     assert _hidden(out) == []
 
 
@@ -97,7 +90,7 @@ def test_a_discarded_folder_leaves_the_previous_one(tmp_path: Path) -> None:
     before = _previous(out)
     with StagedFolder(out / "doc") as staged:
         (staged.path / "document.md").write_text("half", encoding="utf-8")
-    assert _tree(out / "doc") == before and _hidden(out) == []
+    assert tree_bytes(out / "doc") == before and _hidden(out) == []
 
 
 def test_a_folder_is_on_disk_before_it_is_published(
@@ -128,10 +121,10 @@ def test_killed_while_writing_leaves_the_previous_folder(tmp_path: Path) -> None
     out = tmp_path / "out"
     before = _previous(out)
     assert _child(out, "writing").wait(60) == -signal.SIGKILL
-    assert _tree(out / "doc") == before
+    assert tree_bytes(out / "doc") == before
     assert len(_hidden(out)) == 2  # the folder and its lock
     assert sweep_staged(out) == 1
-    assert _tree(out / "doc") == before and _hidden(out) == []
+    assert tree_bytes(out / "doc") == before and _hidden(out) == []
 
 
 def test_killed_between_the_renames_the_previous_folder_is_put_back(tmp_path: Path) -> None:
@@ -140,12 +133,12 @@ def test_killed_between_the_renames_the_previous_folder_is_put_back(tmp_path: Pa
     assert _child(out, "swapping").wait(60) == -signal.SIGKILL
     assert not (out / "doc").exists()  # the previous folder is aside, the new one not in
     aside = [p for p in out.iterdir() if p.name.endswith(".old")]
-    assert len(aside) == 1 and _tree(aside[0]) == before
+    assert len(aside) == 1 and tree_bytes(aside[0]) == before
 
     with StagedFolder(out / "doc") as staged:  # the next writer sweeps first
-        assert _tree(out / "doc") == before
+        assert tree_bytes(out / "doc") == before
         assert _hidden(out) == [staged.path.name, staged.path.name + ".lock"]
-    assert _tree(out / "doc") == before and _hidden(out) == []
+    assert tree_bytes(out / "doc") == before and _hidden(out) == []
 
 
 def test_a_live_writers_folder_is_left_alone(tmp_path: Path) -> None:
@@ -162,8 +155,8 @@ def test_a_live_writers_folder_is_left_alone(tmp_path: Path) -> None:
         child.stdin.write("\n")
         child.stdin.close()
     assert child.wait(60) == 0
-    assert _tree(out / "doc") == {"document.md": b"second run", "document.json": b'{"run": 2}'}
-    assert before != _tree(out / "doc") and _hidden(out) == []
+    assert tree_bytes(out / "doc") == {"document.md": b"second run", "document.json": b'{"run": 2}'}
+    assert before != tree_bytes(out / "doc") and _hidden(out) == []
 
 
 def test_a_sweep_of_one_folder_leaves_a_lookalike_name_alone(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from folders import tree_bytes
 from pagereader.document_result import document_result
 from pagereader.evaluate.cases import read_dataset
 from pagereader.options import Options
@@ -186,14 +187,6 @@ def _chunks(result: DocumentResult) -> str:
     return chunks_file(result, Options())
 
 
-def _tree(folder: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
-
-
 def _siblings(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.parent.iterdir() if p != folder)
 
@@ -206,7 +199,7 @@ def corrected_once(tmp_path: Path) -> tuple[Path, ReviewStore]:
     store = ReviewStore(tmp_path / "reviews.sqlite")
     store.add("job1", 1, 2, "edit", "The tenant shall pay.", "may", "rita", "reviewer")
     regenerate(folder, store.current("job1"), True, True, _chunks)
-    assert {"document.md", "chunks.jsonl", "review.md"} <= set(_tree(folder))
+    assert {"document.md", "chunks.jsonl", "review.md"} <= set(tree_bytes(folder))
     store.add("job1", 2, 0, "edit", "Article 9 must apply.", "shall", "rita", "reviewer")
     return folder, store
 
@@ -215,7 +208,7 @@ def test_a_process_killed_while_regenerating_leaves_the_outputs_whole(
     corrected_once: tuple[Path, ReviewStore], tmp_path: Path
 ) -> None:
     folder, store = corrected_once
-    before = _tree(folder)
+    before = tree_bytes(folder)
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
@@ -234,7 +227,7 @@ def test_a_process_killed_while_regenerating_leaves_the_outputs_whole(
         timeout=120,
     )
     assert done.returncode == -signal.SIGKILL, done.stderr
-    assert _tree(folder) == before  # not a new document.md beside the old chunks.jsonl
+    assert tree_bytes(folder) == before  # not a new document.md beside the old chunks.jsonl
 
     regenerate(folder, store.current("job1"), True, True, _chunks)
     assert "Article 9 must apply." in (folder / "document.md").read_text(encoding="utf-8")
@@ -247,14 +240,14 @@ def test_a_failing_chunker_leaves_the_outputs_whole(
     corrected_once: tuple[Path, ReviewStore],
 ) -> None:
     folder, store = corrected_once
-    before = _tree(folder)
+    before = tree_bytes(folder)
 
     def broken(result: DocumentResult) -> str:
         raise RuntimeError("tokenizer gone")
 
     with pytest.raises(RuntimeError, match="tokenizer gone"):
         regenerate(folder, store.current("job1"), True, True, broken)
-    assert _tree(folder) == before
+    assert tree_bytes(folder) == before
     assert _siblings(folder) == []
 
 
