@@ -42,7 +42,7 @@ def diff_patterns(overrides: dict[Lang, tuple[str, ...]] | None = None) -> tuple
 
 TOKEN_PAIRS_MAX = 250_000
 """Most critical-token pairs (old tokens x new tokens) compared by the verifier's own edit
-script (a table in Python: about 2 s at the cap); more are aligned by rapidfuzz's LCS."""
+script (a table in Python: about 0.1 s and 2 MB at the cap); more are aligned by an LCS."""
 
 
 @dataclass(frozen=True)
@@ -71,8 +71,14 @@ def _aligned_token_changes(
     LCS, a replaced token paired in order with one of its own pattern (``得->應``), or, past
     WORD_PAIRS_MAX pairs, each token whose count differs, dropped or added."""
     if len(before) * len(after) > WORD_PAIRS_MAX:
-        lost, gained = Counter(before) - Counter(after), Counter(after) - Counter(before)
-        return [f"-{t}" for t, _ in lost.elements()] + [f"+{t}" for t, _ in gained.elements()]
+        out: list[str] = []
+        for sign, tokens, others in (("-", before, after), ("+", after, before)):
+            surplus = Counter(tokens) - Counter(others)
+            for token in tokens:  # in reading order
+                if surplus[token] > 0:
+                    surplus[token] -= 1
+                    out.append(f"{sign}{token[0]}")
+        return out
     changes: list[str] = []
     for op in Indel.opcodes(before, after):
         old, new = before[op.src_start : op.src_end], after[op.dest_start : op.dest_end]
