@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 
 import pagereader.structure.diff.align as align_module
 import pagereader.structure.diff.words as words_module
+from pagereader.checks.critical import token_changes as critical_token_changes
 from pagereader.cli.app import app
 from pagereader.structure.diff.align import align
 from pagereader.structure.diff.compare import diff_documents
@@ -41,7 +42,7 @@ ARTICLE_PAIRS = 10_000
 
 @pytest.fixture
 def bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    lcs, table, cdist = Indel.opcodes, words_module.token_changes, process.cdist
+    lcs, table, cdist = Indel.opcodes, critical_token_changes, process.cdist
 
     def opcodes(a: Sequence[Any], b: Sequence[Any], **kwargs: Any) -> Any:
         assert len(a) * len(b) <= LCS_PAIRS, f"an LCS of {len(a):,} x {len(b):,} words"

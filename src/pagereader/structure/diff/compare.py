@@ -18,7 +18,7 @@ from pagereader.structure.diff.model import (
 from pagereader.structure.diff.passages import outside_articles, page_texts, text_changes
 from pagereader.structure.diff.report import page_list
 from pagereader.structure.diff.runs import WORD_PAIRS_MAX
-from pagereader.structure.diff.words import critical_changes, hunks, words
+from pagereader.structure.diff.words import critical_changes, hunks, word_count
 from pagereader.types import DocumentResult, StructureNode
 
 _ORDER: dict[ChangeKind, int] = {"added": 1, "deleted": 2, "renumbered": 3, "changed": 4}
@@ -128,10 +128,10 @@ def _coarse_notes(changes: Sequence[Change]) -> list[str]:
             sides = [f"old {page_list(change.old_pages)}"] if change.old_pages else []
             sides += [f"new {page_list(change.new_pages)}"] if change.new_pages else []
             notes.append(
-                f"{where} on {' and '.join(sides)}: {len(words(hunk.old)):,} and "
-                f"{len(words(hunk.new)):,} words with no line the two versions share, too "
-                f"many to compare word by word (over {WORD_PAIRS_MAX:,} word pairs); shown as "
-                "one change, both texts whole in diff.json"
+                f"{where} on {' and '.join(sides)}: {word_count(hunk.old):,} and "
+                f"{word_count(hunk.new):,} words with no run of words in common to anchor "
+                f"them, too many to compare word by word (over {WORD_PAIRS_MAX:,} word pairs); "
+                "shown as one change, both texts whole in diff.json"
             )
     return notes
 

@@ -11,6 +11,7 @@ are the verifier's own (checks/critical.py), so a diff flags exactly what the ve
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections import Counter
@@ -45,7 +46,7 @@ TOKEN_PAIRS_MAX = 250_000
 script (a table in Python: about 0.1 s and 2 MB at the cap); more are aligned by an LCS."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Word:
     """A word of a text: its comparison key and where it stands in the text."""
 
@@ -54,14 +55,25 @@ class Word:
     end: int
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _key(word: str) -> str:
+    """A word's comparison key (cached: a long text repeats its words)."""
+    return normalize(word, markdown=False)
+
+
 def words(text: str) -> list[Word]:
     """The words of ``text`` in order (see the module's docstring for what a word is)."""
     out: list[Word] = []
     for match in _WORD.finditer(text):
-        key = normalize(match.group(0), markdown=False)
+        key = _key(match.group(0))
         if key:
             out.append(Word(key, match.start(), match.end()))
     return out
+
+
+def word_count(text: str) -> int:
+    """How many words ``text`` has (as ``words`` cuts them, before normalization)."""
+    return sum(1 for _ in _WORD.finditer(text))
 
 
 def _aligned_token_changes(
