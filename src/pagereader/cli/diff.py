@@ -95,7 +95,9 @@ def read_versions(paths: list[Path], options: Options) -> list[DocumentResult]:
 WARNING_CHARS = 300
 """Characters of critical tokens one warning line lists (all are in diff.json)."""
 WARNING_LINES = 20
-"""Critical changes named on the terminal (all are in diff.md and diff.json)."""
+"""Notes, and critical changes, named on the terminal (all are in diff.md and diff.json)."""
+NOTE_CHARS = 600
+"""Characters of one note on the terminal (diff.md and diff.json hold it whole)."""
 
 
 def _report(diff: VersionDiff) -> None:
@@ -103,7 +105,9 @@ def _report(diff: VersionDiff) -> None:
 
     s = diff.summary
     for note in diff.notes[:WARNING_LINES]:
-        say("warning", note if len(note) <= 2 * WARNING_CHARS else f"{note[: 2 * WARNING_CHARS]}…")
+        say(
+            "warning", note if len(note) <= NOTE_CHARS else f"{note[:NOTE_CHARS]}… (all in diff.md)"
+        )
     if len(diff.notes) > WARNING_LINES:
         say("warning", f"{len(diff.notes) - WARNING_LINES:,} more notes, all in diff.md")
     if not diff.changes:

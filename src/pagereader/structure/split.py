@@ -23,7 +23,7 @@ _CLAUSE_END = re.compile(r"(?<=[，；：、])|(?<=[,;:])(?=\s)")
 _UNSPACED = "".join(
     f"{chr(a)}-{chr(b)}" for a, b in (*HAN_RANGES, *KANA_RANGES, *CJK_PUNCTUATION_RANGES)
 )  # the characters is_cjk reads as written without spaces
-_UNIT = re.compile(rf"(?<=\s)(?=\S)|(?=[{_UNSPACED}])")
+_UNIT = re.compile(rf"(?<=\s)(?=\S)|(?=[{_UNSPACED}])(?!\s)")
 _CLUSTER = regex.compile(r"\X")
 CLUSTER_WINDOW = 64
 """Characters read on each side of a cut inside a word to find a grapheme cluster's end."""
