@@ -92,8 +92,24 @@ def read_versions(paths: list[Path], options: Options) -> list[DocumentResult]:
     return [results[path] for path in paths]
 
 
+WARNING_CHARS = 300
+"""Characters of critical tokens one warning line lists (all are in diff.json)."""
+WARNING_LINES = 20
+"""Notes, and critical changes, named on the terminal (all are in diff.md and diff.json)."""
+NOTE_CHARS = 600
+"""Characters of one note on the terminal (diff.md and diff.json hold it whole)."""
+
+
 def _report(diff: VersionDiff) -> None:
+    from pagereader.structure.diff.report import listed, page_list
+
     s = diff.summary
+    for note in diff.notes[:WARNING_LINES]:
+        say(
+            "warning", note if len(note) <= NOTE_CHARS else f"{note[:NOTE_CHARS]}… (all in diff.md)"
+        )
+    if len(diff.notes) > WARNING_LINES:
+        say("warning", f"{len(diff.notes) - WARNING_LINES:,} more notes, all in diff.md")
     if not diff.changes:
         console.print("no changes", highlight=False)
         return
@@ -103,12 +119,16 @@ def _report(diff: VersionDiff) -> None:
         f"{s.renumbered} renumbered, {s.changed} changed ({s.critical} critical)",
         highlight=False,
     )
-    for change in diff.changes:
-        if change.critical:
-            ref = change.new or change.old
-            pages = ", ".join(map(str, change.new_pages or change.old_pages))
-            name = ref.label if ref else f"a passage on page {pages}"
-            say("warning", f"critical change in {name}: {', '.join(change.critical)}")
+    critical = [change for change in diff.changes if change.critical]
+    for change in critical[:WARNING_LINES]:
+        ref = change.new or change.old
+        name = (
+            ref.label if ref else f"a passage on {page_list(change.new_pages or change.old_pages)}"
+        )
+        say("warning", f"critical change in {name}: {listed(change.critical, WARNING_CHARS)}")
+    if len(critical) > WARNING_LINES:
+        more = len(critical) - WARNING_LINES
+        say("warning", f"{more:,} more critical change(s), all in diff.md and diff.json")
 
 
 def diff_command(
@@ -158,8 +178,10 @@ def diff_command(
     _report(diff)
     console.print(f"diff in {escape(str(out))}/diff.md and diff.json", highlight=False)
     partial = [r for r in versions if r.status != "ok"]
-    for result in partial:
-        for error in result.errors:
-            say("error", error.line())
+    errors = [error.line() for result in partial for error in result.errors]
+    for line in errors[:WARNING_LINES]:
+        say("error", line)
+    if len(errors) > WARNING_LINES:
+        say("error", f"{len(errors) - WARNING_LINES:,} more errors, all in diff.json")
     if partial:
         raise typer.Exit(1)

@@ -149,9 +149,18 @@ def _fitting(atom: _Atom, limit: int, count: TokenCounter) -> list[_Atom]:
     if piece.table is not None:
         html = piece.text.lstrip().startswith("<")
         texts = table_parts(piece.table, html, limit, count)
-        return list(_row_groups(texts, atom, html))
+        return [
+            small
+            for group in _row_groups(texts, atom, html)
+            for small in ([group] if count(group.text) <= limit else _cut(group, limit, count))
+        ]
+    return list(_located(_text_spans(atom.text, limit, count), atom))
+
+
+def _text_spans(text: str, limit: int, count: TokenCounter) -> list[tuple[int, int]]:
+    """Spans of ``text`` that fit ``limit``: its sentences, a sentence too long by clauses, a
+    clause too long by words (characters in Chinese, tokens in a run without spaces)."""
     spans: list[tuple[int, int]] = []
-    text = atom.text
     for sentence in sentences(text):
         if count(text[sentence[0] : sentence[1]]) <= limit:
             spans.append(sentence)
@@ -159,7 +168,19 @@ def _fitting(atom: _Atom, limit: int, count: TokenCounter) -> list[_Atom]:
         for clause in clauses(text, sentence):
             fits = count(text[clause[0] : clause[1]]) <= limit
             spans.extend([clause] if fits else hard_cut(text, clause, limit, count))
-    return list(_located(spans, atom))
+    return spans
+
+
+def _cut(group: _Atom, limit: int, count: TokenCounter) -> list[_Atom]:
+    """A table's row group longer than a chunk (a row too long) cut as text, each part with
+    the row group's place in the table and the whitespace that stood before it."""
+    parts: list[_Atom] = []
+    end = None
+    for a, b in _text_spans(group.text, limit, count):
+        glue = None if end is None else group.text[end:a]
+        parts.append(_Atom(group.text[a:b], group.piece, group.span, glue))
+        end = b
+    return parts
 
 
 def _row_groups(texts: list[str], atom: _Atom, html: bool) -> Iterable[_Atom]:

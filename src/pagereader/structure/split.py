@@ -2,20 +2,33 @@
 before a space; ``。``, ``！``, ``？`` anywhere), never after an abbreviation that an article
 or section number follows (``Art. 5``, ``No. 3``); a table at row boundaries, its header rows
 repeated on each part; a sentence longer than a chunk at word (or, in CJK, character)
-boundaries as a last resort."""
+boundaries as a last resort, and a word longer than a chunk (a run without spaces) at the
+grapheme clusters that fit, so that no chunk exceeds its limit whatever the text."""
 
 from __future__ import annotations
 
+import bisect
 import re
+
+import regex
 
 from pagereader.structure.numbering import citation_spans
 from pagereader.structure.tokens import TokenCounter
 from pagereader.tables import table_to_html, table_to_markdown
-from pagereader.text import is_cjk
+from pagereader.text import CJK_PUNCTUATION_RANGES, HAN_RANGES, KANA_RANGES
 from pagereader.types import Table
 
 _SENTENCE_END = re.compile(r"(?<=[。！？])|(?<=[.!?])(?=\s)|(?<=[.!?][\"”’)）])(?=\s)")
 _CLAUSE_END = re.compile(r"(?<=[，；：、])|(?<=[,;:])(?=\s)")
+_UNSPACED = "".join(
+    f"{chr(a)}-{chr(b)}" for a, b in (*HAN_RANGES, *KANA_RANGES, *CJK_PUNCTUATION_RANGES)
+)  # the characters is_cjk reads as written without spaces
+_UNIT = re.compile(rf"(?<=\s)(?=\S)|(?=[{_UNSPACED}])(?!\s)")
+_CLUSTER = regex.compile(r"\X")
+CLUSTER_WINDOW = 64
+"""Characters read on each side of a cut inside a word to find a grapheme cluster's end."""
+ABBREVIATION_CHARS = 8
+"""Characters before a full stop read for an abbreviation (the longest: ``Paras.``)."""
 _ABBREVIATION = re.compile(
     r"(?:\b(?:Art|Arts|No|Nos|Sec|Secs|Para|Paras|Ch|Vol|pp?|cf|e\.g|i\.e|vs|Mr|Ms|Dr|St)\.)$"
 )
@@ -36,7 +49,7 @@ def _cut_after(text: str, span: tuple[int, int], pattern: re.Pattern[str]) -> li
     start, stop = span
     for match in pattern.finditer(text, start, stop):
         end = match.start()
-        if end <= start or _ABBREVIATION.search(text[start:end]):
+        if end <= start or _ABBREVIATION.search(text, max(start, end - ABBREVIATION_CHARS), end):
             continue
         spans.extend(_trimmed(text, start, end))
         start = end
@@ -52,42 +65,74 @@ def _trimmed(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(start + lead, start + len(piece.rstrip()))]
 
 
-def _units(text: str, start: int, end: int) -> list[int]:
-    """Where a cut may fall inside ``text[start:end]``: before each word of a spaced script
-    and before each character of an unspaced one (Han, kana), never inside an article's
-    number (``第三十二條``, ``Art. 5``)."""
-    cuts = []
-    inside = {i for a, b in citation_spans(text) for i in range(a + 1, b)}
-    for index in range(start + 1, end):
-        if index in inside:
-            continue
-        ch, before = text[index], text[index - 1]
-        if (before.isspace() and not ch.isspace()) or (is_cjk(ch) and not ch.isspace()):
-            cuts.append(index)
-    return cuts
+def _last_unit(text: str, first: int, stop: int, inside: list[tuple[int, int]]) -> int | None:
+    """The last place in ``(first, stop]`` where a cut may fall: before a word of a spaced
+    script or any character of an unspaced one (Han, kana), never inside an article's number
+    (``inside``: spans such as ``第三十二條``)."""
+    last = None
+    for match in _UNIT.finditer(text, first + 1, stop + 1):
+        index = match.start()
+        k = bisect.bisect_left(inside, (index,)) - 1
+        if k < 0 or not inside[k][0] < index < inside[k][1]:
+            last = index
+    return last
+
+
+def _last_cluster(text: str, first: int, stop: int) -> int:
+    """The last boundary of a grapheme cluster (an emoji with its joiners, a letter with its
+    marks) in ``(first, stop]``, read from CLUSTER_WINDOW characters before it; ``stop``
+    itself when one cluster spans all of that."""
+    low = max(first, stop - CLUSTER_WINDOW)
+    last = stop
+    for match in _CLUSTER.finditer(text, low, min(stop + CLUSTER_WINDOW, len(text))):
+        if match.end() > stop:
+            break
+        last = match.end()
+    return last if last > first else stop
+
+
+def _longest_fit(text: str, first: int, end: int, limit: int, count: TokenCounter) -> int:
+    """The furthest ``stop`` in ``(first, end]`` whose ``text[first:stop]`` fits ``limit``
+    tokens (at least one character): doubling a guess, then halving the gap, so that each
+    cut counts a few windows about a chunk long, never the rest of the text."""
+    fits, over = first, None
+    step = max(limit, 1)
+    while over is None:
+        probe = min(first + step, end)
+        if count(text[first:probe]) > limit:
+            over = probe
+        elif probe == end:
+            return end
+        else:
+            fits, step = probe, step * 2
+    while over - fits > 1:
+        middle = (fits + over) // 2
+        if count(text[first:middle]) <= limit:
+            fits = middle
+        else:
+            over = middle
+    return max(fits, first + 1)
 
 
 def hard_cut(
     text: str, span: tuple[int, int], limit: int, count: TokenCounter
 ) -> list[tuple[int, int]]:
     """A sentence (``span`` of ``text``) longer than ``limit`` tokens in spans that fit, cut
-    between words (between characters in Chinese)."""
+    between words (between characters in Chinese); a word longer than a chunk (a run with no
+    spaces) is cut inside, at the last grapheme cluster that fits, else at the last character
+    (a single cluster longer than a chunk)."""
     start, end = span
+    inside = citation_spans(text[start:end])
+    inside = [(a + start, b + start) for a, b in inside]
     spans: list[tuple[int, int]] = []
     first = start
-    last_fit = None
-    for cut in [*_units(text, start, end), end]:
-        if count(text[first:cut]) <= limit:
-            last_fit = cut
-            continue
-        if last_fit is not None and last_fit > first:
-            spans.extend(_trimmed(text, first, last_fit))
-            first = last_fit
-        last_fit = cut if count(text[first:cut]) <= limit else None
-        if last_fit is None:  # one word longer than a chunk: a chunk of its own
-            spans.extend(_trimmed(text, first, cut))
-            first = cut
-    spans.extend(_trimmed(text, first, end))
+    while first < end:
+        stop = _longest_fit(text, first, end, limit, count)
+        cut = stop if stop == end else _last_unit(text, first, stop, inside)
+        if cut is None:
+            cut = _last_cluster(text, first, stop)
+        spans.extend(_trimmed(text, first, cut))
+        first = cut
     return spans
 
 

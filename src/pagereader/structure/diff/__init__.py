@@ -1,6 +1,7 @@
 """Two versions of a statute or contract compared: articles paired by number, then by text
 for renumbered ones (align.py); each pair's words compared with the critical tokens that
-changed (words.py); a document without articles compared as running text (passages.py); the
+changed (words.py), in memory and time that caps bound (runs.py); a document without articles
+compared as running text (passages.py); the
 whole assembled, critical changes first (compare.py) and written as diff.md and diff.json
 (report.py) in the types of model.py."""
 

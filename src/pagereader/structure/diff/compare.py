@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pagereader.structure.diff.align import Pair, align, article_text, articles
+from pagereader.structure.diff.align import Pair, align, article_text, articles, search_note
 from pagereader.structure.diff.items import ItemIndex
 from pagereader.structure.diff.model import (
     ArticleRef,
@@ -16,7 +16,9 @@ from pagereader.structure.diff.model import (
     VersionSide,
 )
 from pagereader.structure.diff.passages import outside_articles, page_texts, text_changes
-from pagereader.structure.diff.words import critical_changes, hunks
+from pagereader.structure.diff.report import page_list
+from pagereader.structure.diff.runs import WORD_PAIRS_MAX
+from pagereader.structure.diff.words import critical_changes, hunks, word_count
 from pagereader.types import DocumentResult, StructureNode
 
 _ORDER: dict[ChangeKind, int] = {"added": 1, "deleted": 2, "renumbered": 3, "changed": 4}
@@ -114,6 +116,26 @@ def _failed_pages(label: str, result: DocumentResult) -> list[str]:
     ]
 
 
+def _coarse_notes(changes: Sequence[Change]) -> list[str]:
+    """One note for each stretch that was too long to compare word by word."""
+    notes = []
+    for change in changes:
+        for hunk in change.hunks:
+            if hunk.word_by_word:
+                continue
+            ref = change.new or change.old
+            where = f"{ref.label} ({ref.id})" if ref else "the passage"
+            sides = [f"old {page_list(change.old_pages)}"] if change.old_pages else []
+            sides += [f"new {page_list(change.new_pages)}"] if change.new_pages else []
+            notes.append(
+                f"{where} on {' and '.join(sides)}: {word_count(hunk.old):,} and "
+                f"{word_count(hunk.new):,} words with no run of words in common to anchor "
+                f"them, too many to compare word by word (over {WORD_PAIRS_MAX:,} word pairs); "
+                "shown as one change, both texts whole in diff.json"
+            )
+    return notes
+
+
 def diff_documents(
     old: DocumentResult, new: DocumentResult, patterns: Sequence[str]
 ) -> VersionDiff:
@@ -126,6 +148,8 @@ def diff_documents(
         changes = [c for c in found if c is not None]
         unchanged = len(found) - len(changes)
         changes += text_changes(outside_articles(old.pages), outside_articles(new.pages), patterns)
+        searched = search_note(len(old_articles), len(new_articles))
+        notes += [*([searched] if searched else []), *_coarse_notes(changes)]
         return VersionDiff(
             mode="articles",
             old=side(old),
@@ -141,6 +165,7 @@ def diff_documents(
             "); the versions were compared as running text"
         )
     changes = text_changes(page_texts(old.pages), page_texts(new.pages), patterns)
+    notes += _coarse_notes(changes)
     return VersionDiff(
         mode="text",
         old=side(old),

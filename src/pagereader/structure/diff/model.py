@@ -8,7 +8,7 @@ from typing import Literal
 
 from pagereader.types import ErrorItem, Frozen, Status
 
-DIFF_SCHEMA_VERSION = "1.0"
+DIFF_SCHEMA_VERSION = "1.1"
 ChangeKind = Literal["added", "deleted", "renumbered", "changed"]
 DiffMode = Literal["articles", "text"]
 
@@ -18,7 +18,12 @@ class Hunk(Frozen):
     the unchanged text just ``before`` and ``after`` it (from the old version), where it starts
     in each version's text, and the critical tokens that change inside it (``得->應``, ``-30``,
     ``+shall``), and in each version the id of the paragraph, subparagraph or item
-    (``art-2/p1/s3``), or else the article, it falls in (articles only)."""
+    (``art-2/p1/s3``), or else the article, it falls in (articles only).
+
+    ``word_by_word`` is false for a stretch too long to align word by word (see runs.py):
+    ``old`` and ``new`` are then the whole stretches between the nearest lines the versions
+    share, unchanged words included, and past the verifier's own edit script ``critical``
+    pairs tokens by an LCS, or lists each token whose count differs."""
 
     old: str
     new: str
@@ -29,6 +34,7 @@ class Hunk(Frozen):
     critical: tuple[str, ...] = ()
     old_item: str = ""
     new_item: str = ""
+    word_by_word: bool = True
 
     @property
     def punctuation_only(self) -> bool:

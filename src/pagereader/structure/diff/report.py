@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Sequence
 
 from pagereader.structure.diff.model import Change, ChangeKind, Hunk, VersionDiff
 
@@ -15,6 +16,10 @@ _SECTIONS: tuple[tuple[ChangeKind, str], ...] = (
     ("renumbered", "Renumbered"),
     ("changed", "Changed"),
 )
+EXCERPT_CHARS = 300
+"""Characters of each side shown in diff.md of a stretch not compared word by word."""
+LISTED_CHARS = 2_000
+"""Characters of critical tokens listed for one change in diff.md (all are in diff.json)."""
 
 
 def diff_json_text(diff: VersionDiff) -> str:
@@ -26,19 +31,53 @@ def _esc(text: str) -> str:
     return html.escape(text, quote=False).replace("\n", " ⏎ ")
 
 
+def _excerpt(text: str) -> str:
+    cut = text[:EXCERPT_CHARS]
+    return _esc(cut) + (f"… ({len(text):,} characters)" if len(cut) < len(text) else "")
+
+
 def hunk_line(hunk: Hunk) -> str:
-    """One run of changed words in its context, the removed words struck, the new inserted."""
+    """One run of changed words in its context, the removed words struck, the new inserted;
+    a stretch not compared word by word as the beginning of each side."""
+    tail = f" (critical: {listed(hunk.critical, LISTED_CHARS)})" if hunk.critical else ""
+    if not hunk.word_by_word:
+        return (
+            "not compared word by word (too long, see the notes); old: "
+            f"<del>{_excerpt(hunk.old)}</del> new: <ins>{_excerpt(hunk.new)}</ins>{tail}"
+        )
     removed = f"<del>{_esc(hunk.old)}</del>" if hunk.old else ""
     added = f"<ins>{_esc(hunk.new)}</ins>" if hunk.new else ""
     line = f"…{_esc(hunk.before)}{removed}{added}{_esc(hunk.after)}…"
     item = hunk.new_item or hunk.old_item
     if "/" in item:  # inside a numbered paragraph, subparagraph or item
         line = f"in {item}: {line}"
-    return f"{line} (critical: {', '.join(hunk.critical)})" if hunk.critical else line
+    return line + tail
 
 
-def _pages(pages: tuple[int, ...]) -> str:
-    return ("p. " if len(pages) == 1 else "pp. ") + ", ".join(map(str, pages))
+def page_list(pages: Sequence[int]) -> str:
+    """``p. 3`` or ``pp. 1–4, 7``: consecutive pages as a range."""
+    ranges: list[list[int]] = []
+    for page in pages:
+        if ranges and page == ranges[-1][1] + 1:
+            ranges[-1][1] = page
+        else:
+            ranges.append([page, page])
+    text = ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in ranges)
+    return ("p. " if len(pages) == 1 else "pp. ") + text
+
+
+def listed(items: Sequence[str], limit: int) -> str:
+    """``items`` joined by commas within about ``limit`` characters (an item longer than that
+    cut), the rest counted: a line a terminal or a reader can take, the whole in diff.json."""
+    shown: list[str] = []
+    size = 0
+    for item in items:
+        size += len(item) + 2
+        if shown and size > limit:
+            break
+        shown.append(item if len(item) <= limit else f"{item[:limit]}… ({len(item):,} characters)")
+    rest = len(items) - len(shown)
+    return ", ".join(shown) + (f" … and {rest:,} more (all in diff.json)" if rest else "")
 
 
 def _title(change: Change) -> str:
@@ -51,8 +90,8 @@ def _title(change: Change) -> str:
         name = f"{ref.label}{f' ({ref.title})' if ref.title else ''} ({ref.id})"
     else:
         name = "Passage"
-    sides = [f"old {_pages(change.old_pages)}"] if change.old_pages else []
-    sides += [f"new {_pages(change.new_pages)}"] if change.new_pages else []
+    sides = [f"old {page_list(change.old_pages)}"] if change.old_pages else []
+    sides += [f"new {page_list(change.new_pages)}"] if change.new_pages else []
     where = " → ".join(sides)
     similar = f", similarity {change.similarity:.2f}" if change.similarity is not None else ""
     return f"### {name} — {where}{similar}"
@@ -61,7 +100,8 @@ def _title(change: Change) -> str:
 def _change(change: Change) -> list[str]:
     lines = [_title(change), ""]
     if change.critical:
-        lines += [f"**Critical:** {', '.join(f'`{c}`' for c in change.critical)}", ""]
+        tokens = [f"`{c}`" for c in change.critical]
+        lines += [f"**Critical:** {listed(tokens, LISTED_CHARS)}", ""]
     if change.old is not None and change.new is not None and change.kind == "deleted":
         lines += [f"Marked deleted in the new version ({_esc(change.new.label)}).", ""]
     if change.text and not change.hunks:
