@@ -104,10 +104,11 @@ def check_layout() -> Check:
 
 
 def tesseract_languages(binary: str) -> list[str]:
-    """The languages ``tesseract --list-langs`` lists (after its header line)."""
+    """The languages ``tesseract --list-langs`` lists (without its header line, which some
+    versions print on stderr)."""
     done = _run([binary, "--list-langs"])
-    lines = (done.stdout + done.stderr).splitlines()
-    return sorted(line.strip() for line in lines[1:] if line.strip())
+    lines = [line.strip() for line in (done.stdout + "\n" + done.stderr).splitlines()]
+    return sorted(line for line in lines if line and not line.startswith("List of "))
 
 
 def check_tesseract(binary: str) -> list[Check]:

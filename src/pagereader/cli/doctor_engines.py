@@ -1,5 +1,6 @@
 """The served engines of the options, as ``pagereader doctor`` checks them: the endpoint's
-``/v1/models`` lists the model, and the start-up check of a run (engine_check.py) passes.
+``/v1/models`` lists the model (not in router mode), and the start-up check of a run
+(engine_check.py) passes.
 A configured engine that fails either is a blocking check: ``doctor`` then exits non-zero."""
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ async def served_models(url: str, api_key: str) -> list[str]:
     return [str(item.get("id")) for item in data if isinstance(item, dict)]
 
 
-async def _listing(name: str, url: str, model: str, api_key: str) -> str | None:
+async def _listing(url: str, model: str, api_key: str) -> str | None:
     """None when ``url`` lists ``model``; else what is wrong."""
     import httpx
 
@@ -68,7 +69,10 @@ async def check_engines(options: Options) -> list[Check]:
     endpoints = served_endpoints(options)
     if not endpoints:
         return []
-    listings = await asyncio.gather(*(_listing(n, *e) for n, e in endpoints.items()))
+    if options.router is None:
+        listings = await asyncio.gather(*(_listing(*e) for e in endpoints.values()))
+    else:  # a router's choosing model need not be one it lists: its answer is the check
+        listings = [None] * len(endpoints)
     ctx = make_context(options)
     try:
         problems = await preflight(ctx)
