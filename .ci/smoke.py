@@ -48,6 +48,7 @@ COMMANDS = [
     "export-docling",
     "mcp",
     "schema",
+    "doctor",
 ]
 EXTRAS = ("service", "batch", "eval", "router", "docling", "mcp")
 
@@ -184,6 +185,11 @@ def smoke_base(work: Path) -> None:
     proc = run("plan", "--gpus", "1xH100-80")
     expect_ok(proc, "pagereader plan --gpus 1xH100-80")
     print("ok   plan --gpus 1xH100-80")
+    proc = run("doctor")
+    expect_ok(proc, "pagereader doctor")
+    if "miss  extra service: missing " not in proc.stdout:
+        raise SmokeError(f"doctor does not say the service extra is missing:\n{proc.stdout}")
+    print("ok   doctor on the base install: exit 0, the missing extras named")
     check_absent_extras(work, set())
 
 

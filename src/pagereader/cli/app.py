@@ -9,6 +9,7 @@ from pagereader.cli import plan
 from pagereader.cli.batch import batch_command
 from pagereader.cli.bench import bench_command
 from pagereader.cli.diff import diff_command
+from pagereader.cli.doctor import doctor_command
 from pagereader.cli.eval import eval_command, make_evalset_command
 from pagereader.cli.export_docling import export_docling_command
 from pagereader.cli.export_evalset import export_evalset_command
@@ -44,6 +45,7 @@ app.command("export-evalset")(one_line_errors(export_evalset_command))
 app.command("export-docling")(one_line_errors(export_docling_command))
 app.command("mcp")(one_line_errors(mcp_command))
 app.command("schema")(one_line_errors(schema_command))
+app.command("doctor")(one_line_errors(doctor_command))
 
 
 def main() -> None:

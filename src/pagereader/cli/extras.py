@@ -40,9 +40,14 @@ def missing_requirements(extra: str) -> list[str]:
     return missing
 
 
+def install_line(extra: str) -> str:
+    """The one command that adds ``extra``."""
+    return f"pip install 'pagereader[{extra}]'"
+
+
 def _refuse(what: str, extra: str) -> NoReturn:
     line = f"this command needs the {extra!r} extra ({what} missing): "
-    raise fail(line + f"pip install 'pagereader[{extra}]'")
+    raise fail(line + install_line(extra))
 
 
 @contextmanager

@@ -28,10 +28,10 @@ from pagereader.options import TesseractEngineOptions
 from pagereader.settings import tesseract_binary
 from pagereader.types import TEXT_KINDS, Recognition, TextLine
 
-TESSERACT_HINT = (
-    "install Tesseract (Debian/Ubuntu: apt-get install -y tesseract-ocr tesseract-ocr-eng "
-    "tesseract-ocr-chi-tra tesseract-ocr-kor)"
+TESSERACT_INSTALL = (
+    "apt-get install -y tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-tra tesseract-ocr-kor"
 )
+TESSERACT_HINT = f"install Tesseract (Debian/Ubuntu: {TESSERACT_INSTALL})"
 # Hangul pages read with kor alone: with +eng, Tesseract turns Korean words and circled
 # paragraph numbers into Latin strings (0.94 against 0.97-0.99 on real statute scans).
 LANGS_BY_SCRIPT: dict[str, str] = {

@@ -22,41 +22,15 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from pagereader.errors import DependencyError
 from pagereader.evaluate import synth_text as corpus
+from pagereader.evaluate.fonts import FONTS, LANG_FONT, find_font
 from pagereader.evaluate.synth_text import LegalPage, Slide, TableSpec
 from pagereader.evaluate.truth import DocTruth, PageTruth
 
 logger = logging.getLogger(__name__)
 
 SLIDE_SIZE = (960.0, 540.0)
-FONT_DIRS = (
-    Path("/usr/share/fonts/truetype"),
-    Path("/usr/share/fonts"),
-    Path("/usr/local/share/fonts"),
-    Path.home() / ".fonts",
-)
-# reportlab embeds TrueType outlines only, so CFF fonts such as Noto CJK cannot be used here.
-FONTS: dict[str, tuple[str, str]] = {
-    "PR-Latin": ("dejavu/DejaVuSans.ttf", "fonts-dejavu-core"),
-    "PR-Latin-Bold": ("dejavu/DejaVuSans-Bold.ttf", "fonts-dejavu-core"),
-    "PR-Han": ("arphic/uming.ttc", "fonts-arphic-uming"),
-    "PR-Hangul": ("nanum/NanumGothic.ttf", "fonts-nanum"),
-}
-LANG_FONT: dict[str, str] = {"en": "PR-Latin", "zh-Hant": "PR-Han", "ko": "PR-Hangul"}
 _NO_LINE_START = set("，。、；：）」』！？")
-
-
-def find_font(relative: str, package: str) -> Path:
-    """The installed font file, looked up in the usual font directories."""
-    for folder in FONT_DIRS:
-        for candidate in (folder / relative, folder / Path(relative).name):
-            if candidate.is_file():
-                return candidate
-    raise DependencyError(
-        f"font {Path(relative).name} not found in {', '.join(map(str, FONT_DIRS))}",
-        hint=f"install it: apt-get install {package}",
-    )
 
 
 @functools.cache

@@ -35,9 +35,10 @@ SLIDE_SUFFIXES = frozenset({".pptx", ".ppt", ".odp"})
 _BINARY_FORMATS = {".ppt": "pptx", ".doc": "docx"}
 # hidden slides too, so that page N is slide N (the native reader marks them hidden)
 SLIDES_TO_PDF = 'pdf:impress_pdf_Export:{"ExportHiddenSlides":{"type":"boolean","value":"true"}}'
+LIBREOFFICE_INSTALL = "apt-get install -y libreoffice-impress libreoffice-writer bubblewrap"
 LIBREOFFICE_HINT = (
-    "install LibreOffice (Debian/Ubuntu: apt-get install -y libreoffice-impress "
-    "libreoffice-writer bubblewrap) or export the deck to PDF and parse that"
+    f"install LibreOffice (Debian/Ubuntu: {LIBREOFFICE_INSTALL}) or export the deck to PDF and "
+    "parse that"
 )
 
 

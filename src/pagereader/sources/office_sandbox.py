@@ -75,8 +75,7 @@ def isolated(
     ``writable``: the folders the command reads and writes (the sanitized copy's folder and
     the profile); with ``bwrap`` they are the only ones it sees besides the system's own.
     ``isolation``: as ``PAGEREADER_OFFICE_ISOLATION`` (its value when None)."""
-    wanted = isolation or office_isolation()
-    chosen = _choose(wanted, command[0])
+    chosen = choose_isolation(command[0], isolation)
     home = str(writable[-1])
     env = {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
@@ -89,6 +88,13 @@ def isolated(
     if chosen == "unshare":
         return ["unshare", "--user", "--map-root-user", "--net", *command], env, chosen
     return list(command), env, chosen
+
+
+def choose_isolation(program: str, wanted: str | None = None) -> str:
+    """The isolation LibreOffice at ``program`` gets here: ``wanted`` (by default
+    ``PAGEREADER_OFFICE_ISOLATION``) or, for ``auto``, the best that works; a ConfigError when
+    the one asked for does not work."""
+    return _choose(wanted or office_isolation(), program)
 
 
 def _choose(wanted: str, program: str) -> str:

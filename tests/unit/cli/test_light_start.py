@@ -42,7 +42,7 @@ def _heavy(modules: list[str], allowed: tuple[str, ...] = ()) -> list[str]:
 
 @pytest.mark.parametrize(
     "command",
-    [[], ["parse"], ["diff"], ["plan"], ["plan", "calibrate"], ["batch"], ["schema"]],
+    [[], ["parse"], ["diff"], ["plan"], ["plan", "calibrate"], ["batch"], ["schema"], ["doctor"]],
 )
 def test_help_imports_no_pipeline(command: list[str]) -> None:
     code = (

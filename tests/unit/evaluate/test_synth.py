@@ -20,8 +20,9 @@ from pagereader.errors import DependencyError
 from pagereader.evaluate import synth, synth_text
 from pagereader.evaluate.cases import read_manifest
 from pagereader.evaluate.degrade import LEVELS, degrade, psnr, render_pages
+from pagereader.evaluate.fonts import LANG_FONT, find_font
 from pagereader.evaluate.make_evalset import CRITICAL, make_evalset
-from pagereader.evaluate.synth import find_font, wrap
+from pagereader.evaluate.synth import wrap
 
 from fixtures import Fixtures
 
@@ -94,7 +95,7 @@ def test_every_character_has_a_glyph() -> None:
     for lang, line in synth_text.MIXED_PAGE:
         texts[lang].append(line)
     for name, parts in texts.items():
-        face = pdfmetrics.getFont(synth.LANG_FONT[name]).face
+        face = pdfmetrics.getFont(LANG_FONT[name]).face
         chars = {ch for ch in "".join(parts) if not ch.isspace()}
         missing = {ch for ch in chars if ord(ch) not in face.charToGlyph}
         assert not missing, f"{name}: no glyph for {sorted(missing)}"
