@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from pptx import Presentation
 
 from pagereader.options import Options
@@ -118,3 +119,14 @@ def test_png_named_pdf_is_read_as_the_png_it_is(tmp_path: Path) -> None:
     expected = (ROOT / "examples" / "scan.txt").read_text(encoding="utf-8").split()
     read = result.markdown.split()
     assert sum(word in read for word in expected) >= 0.8 * len(expected)
+
+
+def test_docx_named_pptx_is_read_as_a_docx(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PAGEREADER_SOFFICE", str(tmp_path / "no-such-dir" / "soffice"))
+    built = build_docx(tmp_path / "report.docx")
+    named = built.path.rename(tmp_path / "report.pptx")
+    result = parse(named, Options())
+    assert result.status == "ok", result.errors
+    assert any("a DOCX document, not a PPTX deck" in w for w in result.warnings)
+    assert any(MISSING in w for w in result.warnings)
+    assert f"# {TITLE}" in result.markdown.splitlines()
