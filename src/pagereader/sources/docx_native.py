@@ -23,7 +23,14 @@ from pathlib import Path
 from lxml import etree
 
 from pagereader.errors import CorruptFileError
-from pagereader.sources.docx_parts import PARSER, ParagraphText, attr, paragraph_text, read_table, w
+from pagereader.sources.docx_parts import (
+    ParagraphText,
+    attr,
+    paragraph_text,
+    parse_part,
+    read_table,
+    w,
+)
 from pagereader.tables import table_to_html, table_to_markdown
 from pagereader.types import Attempt, BBox, Block, BlockKind, BlockResult, Table, TextLine
 
@@ -75,7 +82,7 @@ def _styles(package: zipfile.ZipFile) -> _Styles:
     out = _Styles()
     names = set(package.namelist())
     if "word/styles.xml" in names:
-        root = etree.fromstring(package.read("word/styles.xml"), PARSER)
+        root = parse_part(package.read("word/styles.xml"))
         by_id = {attr(s, "styleId"): s for s in root.iter(w("style"))}
         for sid, style in by_id.items():
             chain, seen = style, {sid}
@@ -91,7 +98,7 @@ def _styles(package: zipfile.ZipFile) -> _Styles:
             if attr(style.find(w("name")), "val").strip().lower() == "caption":
                 out.captions.add(sid)
     if "word/numbering.xml" in names:
-        root = etree.fromstring(package.read("word/numbering.xml"), PARSER)
+        root = parse_part(package.read("word/numbering.xml"))
         abstract = {attr(a, "abstractNumId"): a for a in root.iter(w("abstractNum"))}
         for num in root.iter(w("num")):
             found = abstract.get(attr(num.find(w("abstractNumId")), "val"))
@@ -108,7 +115,7 @@ def _outline(element: etree._Element) -> str:
 def _footnotes(package: zipfile.ZipFile) -> dict[str, str]:
     if "word/footnotes.xml" not in package.namelist():
         return {}
-    root = etree.fromstring(package.read("word/footnotes.xml"), PARSER)
+    root = parse_part(package.read("word/footnotes.xml"))
     notes = {}
     for note in root.iter(w("footnote")):
         if attr(note, "type") in ("separator", "continuationSeparator", "continuationNotice"):
@@ -249,7 +256,7 @@ def read_docx(path: Path) -> NativeDocx:
     """The document's pages, or CorruptFileError naming the file."""
     try:
         with zipfile.ZipFile(path) as package:
-            root = etree.fromstring(package.read("word/document.xml"), PARSER)
+            root = parse_part(package.read("word/document.xml"))
             styles = _styles(package)
             notes = _footnotes(package)
     except (KeyError, zipfile.BadZipFile, etree.XMLSyntaxError, OSError, ValueError) as exc:

@@ -18,6 +18,18 @@ PARSER = etree.XMLParser(
     resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, recover=False
 )
 """No entities, no DTD, no network: a package's XML is data, never instructions."""
+_STRICT = (
+    (b"http://purl.oclc.org/ooxml/wordprocessingml/main", W.encode()),
+    (b"http://purl.oclc.org/ooxml/drawingml/wordprocessingDrawing", WP.encode()),
+)
+"""Strict OOXML's namespaces for the transitional ones this reader names (same elements)."""
+
+
+def parse_part(data: bytes) -> etree._Element:
+    """A part's XML, Strict OOXML read as transitional."""
+    for strict, transitional in _STRICT:
+        data = data.replace(strict, transitional)
+    return etree.fromstring(data, PARSER)
 
 
 def w(tag: str) -> str:
