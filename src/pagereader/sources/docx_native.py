@@ -71,9 +71,10 @@ def _level_of(name: str, outline: str) -> int | None:
     name = name.strip().lower()
     if name in ("title",):
         return 0
-    if name.startswith("heading ") and name[8:].isdigit() and 1 <= int(name[8:]) <= 9:
-        return min(6, int(name[8:]))
-    if outline.isdigit() and int(outline) < 9:
+    number = name[8:]
+    if name.startswith("heading ") and number.isascii() and number.isdigit():
+        return min(6, max(1, int(number)))
+    if outline.isascii() and outline.isdigit() and int(outline) < 9:
         return min(6, int(outline) + 1)
     return None
 
@@ -139,7 +140,7 @@ def _page_size(body: etree._Element) -> tuple[float, ...]:
         *(attr(margin, n) for n in ("top", "right", "bottom", "left")),
     ]
     return tuple(
-        abs(float(v)) / _TWIPS_PER_POINT if v.lstrip("-").isdigit() else d
+        abs(int(v)) / _TWIPS_PER_POINT if v.isascii() and v.lstrip("-").isdigit() and int(v) else d
         for v, d in zip(values, _LETTER, strict=True)
     )
 
@@ -241,13 +242,17 @@ def _answered(item: _Item, box: BBox, order: int) -> BlockResult:
     )
 
 
+def _box(x0: float, y0: float, x1: float, y1: float) -> BBox:
+    return (round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2))
+
+
 def _placed(items: list[_Item], page: tuple[float, ...]) -> tuple[BlockResult, ...]:
     width, height, top, right, bottom, left = page
     if left + right >= width or top + bottom >= height:
         top, right, bottom, left = 0.0, 0.0, 0.0, 0.0
     band = (height - top - bottom) / max(1, len(items))
     return tuple(
-        _answered(item, (left, top + i * band, width - right, top + (i + 1) * band), i)
+        _answered(item, _box(left, top + i * band, width - right, top + (i + 1) * band), i)
         for i, item in enumerate(items)
     )
 

@@ -41,6 +41,12 @@ def attr(element: etree._Element | None, name: str) -> str:
     return "" if element is None else str(element.get(w(name)) or "")
 
 
+def count(element: etree._Element | None, name: str, default: int) -> int:
+    """A ``w:`` attribute that holds a count, ``default`` when missing or no number."""
+    value = attr(element, name)
+    return int(value) if value.isascii() and value.isdigit() else default
+
+
 @dataclass
 class ParagraphText:
     """A paragraph's text, its pictures' alt texts, and the page breaks around it: before it
@@ -106,14 +112,12 @@ def read_table(tbl: etree._Element) -> Table:
     rows = [row for row in tbl if row.tag == w("tr")]
     cols = 0
     for r, row in enumerate(rows):
-        col = int(attr(row.find(f"{w('trPr')}/{w('gridBefore')}"), "val") or 0)
+        col = count(row.find(f"{w('trPr')}/{w('gridBefore')}"), "val", 0)
         for cell in row.iter(w("tc")):
             if cell.getparent() is not row and cell.getparent().tag != w("sdtContent"):
                 continue  # a nested table's cell: its text is in its outer cell's
             props = cell.find(w("tcPr"))
-            span = max(
-                1, int(attr(props.find(w("gridSpan")) if props is not None else None, "val") or 1)
-            )
+            span = max(1, count(props.find(w("gridSpan")) if props is not None else None, "val", 1))
             merge = props.find(w("vMerge")) if props is not None else None
             if merge is not None and attr(merge, "val") != "restart" and col in origin:
                 above = cells[origin[col]]
