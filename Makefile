@@ -38,12 +38,7 @@ opencv-headless: $(PY)
 	$(PIP_INSTALL) --force-reinstall --no-deps opencv-python-headless
 
 demo: install
-	@if command -v soffice >/dev/null 2>&1 || command -v libreoffice >/dev/null 2>&1; then \
-		$(VENV)/bin/pagereader parse examples/deck.pdf examples/scan.png examples/deck.pptx -o out; \
-	else \
-		echo "LibreOffice not found: skipping examples/deck.pptx (apt-get install -y libreoffice-impress)"; \
-		$(VENV)/bin/pagereader parse examples/deck.pdf examples/scan.png -o out; \
-	fi
+	$(VENV)/bin/pagereader parse examples/deck.pdf examples/scan.png examples/deck.pptx -o out
 
 system-packages:
 	@missing=""; \

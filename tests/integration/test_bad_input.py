@@ -89,17 +89,23 @@ def test_debug_shows_the_traceback_of_a_config_error(tmp_path: Path, fixtures: F
     assert "Traceback" in loud.stderr
 
 
-def test_pptx_without_libreoffice_says_how_to_get_it(fixtures: Fixtures, tmp_path: Path) -> None:
+def test_binary_ppt_without_libreoffice_says_how_to_get_it(
+    fixtures: Fixtures, tmp_path: Path
+) -> None:
+    """A binary .ppt holds no XML to read: only LibreOffice reads it (a PPTX is read from its
+    XML without it: test_office_without_renderer.py)."""
+    ppt = tmp_path / "old.ppt"
+    ppt.write_bytes(bytes.fromhex("d0cf11e0a1b11ae1") + bytes(504))  # an OLE2 compound file
     done = run_cli(
         "parse",
-        str(fixtures.pptx),
+        str(ppt),
         str(fixtures.legal_pdf),
         "-o",
         str(tmp_path),
         env={"PAGEREADER_SOFFICE": "/nonexistent/soffice"},
     )
     assert done.returncode == 1
-    line = next(ln for ln in done.stderr.splitlines() if fixtures.pptx.name in ln)
+    line = next(ln for ln in done.stderr.splitlines() if ppt.name in ln)
     assert "LibreOffice" in line and "apt-get install" in line
     assert (tmp_path / "legal" / "document.json").exists()
 

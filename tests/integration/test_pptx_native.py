@@ -158,4 +158,4 @@ def test_the_slide_number_is_printed_where_the_slide_shows_it() -> None:
         assert slide is not None
         printed = [block_markdown(r) for r in slide.results]
         assert str(number) in printed, (number, printed)
-        assert slide.info.number == number
+        assert slide.info is not None and slide.info.number == number

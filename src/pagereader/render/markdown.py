@@ -23,8 +23,9 @@ _NUMBERED = re.compile(r"^\s*(\d+[.)]|\(\w\)|[a-z][.)]|[一二三四五六七八
 
 DEFAULT_TITLE_LEVEL = 2
 """A title's level before the document's headings are known (a page read on its own)."""
-DESCRIBED_SOURCES = frozenset({"pptx-picture", "pptx-object"})
-"""Figure sources whose text is the alt text of the picture (a deck's pictures are not OCRed)."""
+DESCRIBED_SOURCES = frozenset({"pptx-picture", "pptx-object", "docx-picture"})
+"""Figure sources whose text is the alt text of the picture (a deck's or a DOCX's pictures are
+not OCRed)."""
 _BULLET_GLYPH = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶‣⁃∙·]\s*")
 
 

@@ -120,8 +120,9 @@ class DocumentWriter:
 
     def write_overlay(self, page: PageResult, image: Image.Image | None, scale: float) -> None:
         """Draw and save the page's overlay (``image`` is the page raster); a failure is kept
-        for the page's record."""
-        if not self.overlays or image is None:
+        for the page's record. A page with no overlay scale was not rendered (its raster is
+        blank): blocks drawn on it would show nothing of the page."""
+        if not self.overlays or image is None or page.overlay_scale is None:
             return
         buffer = io.BytesIO()
         draw_overlay(image, scale, page.blocks).save(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -19,9 +20,12 @@ from pagereader.sources.office import (
     OFFICE_SUFFIXES,
     check_package,
     convert_to_pdf,
+    find_soffice,
     read_slide_notes,
 )
 from pagereader.sources.pdf import PdfSource
+from pagereader.sources.sniff import mislabel_warning, mislabelled, sniff
+from pagereader.sources.unrendered import NATIVE_SUFFIXES, open_unrendered
 from pagereader.types import DeckInfo
 
 SUPPORTED_SUFFIXES = frozenset({".pdf"}) | IMAGE_SUFFIXES | OFFICE_SUFFIXES
@@ -46,7 +50,8 @@ __all__ = [
 
 class OfficeSource:
     """An office file read through its PDF conversion; pages carry the slide notes, and a
-    PPTX deck's pages its slides read natively (sources/pptx_native.py)."""
+    PPTX deck's pages its slides read natively (sources/pptx_native.py). ``kind``: the suffix
+    its content has, where its name says otherwise (LibreOffice reads a copy so named)."""
 
     def __init__(
         self,
@@ -55,12 +60,17 @@ class OfficeSource:
         max_pixels: int,
         inflate_limits: InflateLimits,
         max_text_chars: int | None = None,
+        kind: str | None = None,
     ) -> None:
         self.path = path
         self.warnings: tuple[str, ...] = ()
         check_package(path, inflate_limits)
         self._tmp = tempfile.TemporaryDirectory(prefix="pagereader-office-")
         try:
+            if kind is not None and kind != path.suffix.lower():
+                named = Path(self._tmp.name) / "named" / f"{path.stem}{kind}"
+                named.parent.mkdir()
+                path = Path(shutil.copyfile(path, named))
             converted = convert_to_pdf(path, Path(self._tmp.name))
         except BaseException:
             self._tmp.cleanup()
@@ -68,9 +78,9 @@ class OfficeSource:
         self.warnings = converted.warnings
         pdf = converted.pdf
         self._pdf = PdfSource(
-            pdf, password, max_pixels, inflate_limits, name=path, max_text_chars=max_text_chars
+            pdf, password, max_pixels, inflate_limits, name=self.path, max_text_chars=max_text_chars
         )
-        self._pdf.path = path
+        self._pdf.path = self.path
         self.page_count = self._pdf.page_count
         self._notes = read_slide_notes(path)
         self._deck = None
@@ -104,6 +114,9 @@ def open_source(
 ) -> SourceDocument:
     """Open ``path`` with the reader for its type, or raise an InputError naming the file.
 
+    The type is the content's, read from the first bytes (sources/sniff.py), where the name
+    says otherwise: the document then carries a warning saying so. A PPTX or DOCX is read from
+    its XML alone when LibreOffice is not installed (sources/unrendered.py).
     ``max_image_pixels`` bounds every raster of the document (see sources/limits.py); Pillow's
     own bomb guard is set to it too. ``inflate_limits`` (the defaults if not given) bound what
     a PDF's streams or an office file's parts may inflate to. A PDF page whose text layer has
@@ -122,10 +135,32 @@ def open_source(
     if path.stat().st_size == 0:
         raise CorruptFileError("the file is empty (0 bytes)", file=path)
     apply_pillow_limit(max_image_pixels)
-    if suffix == ".pdf":
+    found = sniff(path)
+    kind = suffix
+    notes: tuple[str, ...] = ()
+    if found is not None and mislabelled(suffix, found):
+        kind, notes = found, (mislabel_warning(path, found),)
+    source = _open(path, kind, password, max_image_pixels, inflate_limits, max_text_chars)
+    source.warnings = notes + source.warnings
+    return source
+
+
+def _open(
+    path: Path,
+    kind: str,
+    password: str | None,
+    max_image_pixels: int,
+    inflate_limits: InflateLimits,
+    max_text_chars: int | None,
+) -> SourceDocument:
+    """The reader for content of type ``kind`` (a suffix)."""
+    if kind == ".pdf":
         return PdfSource(
             path, password, max_image_pixels, inflate_limits, max_text_chars=max_text_chars
         )
-    if suffix in IMAGE_SUFFIXES:
+    if kind in IMAGE_SUFFIXES:
         return ImageSource(path, max_image_pixels)
-    return OfficeSource(path, password, max_image_pixels, inflate_limits, max_text_chars)
+    if kind in NATIVE_SUFFIXES and find_soffice() is None:
+        check_package(path, inflate_limits)
+        return open_unrendered(path, kind, max_image_pixels)
+    return OfficeSource(path, password, max_image_pixels, inflate_limits, max_text_chars, kind)

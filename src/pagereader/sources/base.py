@@ -14,11 +14,13 @@ from pagereader.types import BBox, BlockResult, SlideInfo, TextLayerStats, TextL
 
 @dataclass(frozen=True)
 class NativeSlide:
-    """A slide read from its own XML: its blocks already answered (exact text, tables, chart
-    data) in reading order, in page units; the pipeline neither lays it out nor OCRs its text."""
+    """A slide (or a DOCX page) read from its own XML: its blocks already answered (exact
+    text, tables, chart data) in reading order, in page units; the pipeline neither lays it out
+    nor OCRs its text. ``info`` is None for a page of a text document."""
 
     results: tuple[BlockResult, ...]
-    info: SlideInfo
+    info: SlideInfo | None
+    engine: str = "pptx"
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,9 @@ class RenderedPage:
     units_per_inch: float = 72.0
     render_notes: tuple[str, ...] = ()
     native: NativeSlide | None = None
+    blank: bool = False
+    """``image`` is a blank page of the page's size, not a picture of it (an office file read
+    from its XML with no renderer installed): no overlay is drawn on it."""
     region: Callable[[BBox, float], Image.Image] | None = None
     """A region of the page (page units) rendered afresh at a scale (pixels per page unit):
     more pixels than ``image`` holds, for a vector page; None where the raster is all there is."""

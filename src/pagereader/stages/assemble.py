@@ -109,5 +109,5 @@ def page_result(
         warnings=tuple(state.warnings),
         timings=timings,
         slide=page.native.info if page.native is not None else None,
-        overlay_scale=overlay_scale(page.image.width, page.scale),
+        overlay_scale=None if page.blank else overlay_scale(page.image.width, page.scale),
     )

@@ -61,6 +61,9 @@ async def run_context(ctx: Runtime, state: PageState) -> PageState:
     name = ctx.options.context.engine
     if name is None or state.decision is None:
         return state
+    if state.rendered.blank:  # a page read from its XML alone: there is no picture to ask about
+        state.context = PageContext(engine=name, error="no page picture (no renderer installed)")
+        return state
     request = page_request(state, ctx.options.context.max_pixels)
     try:
         answer = await ctx.engines[name].recognize(request)

@@ -1,4 +1,5 @@
-"""Pages a source read natively (a PPTX slide's shapes): the decision layer's ``native`` class.
+"""Pages a source read natively (a PPTX slide's shapes, a DOCX page's paragraphs): the
+decision layer's ``native`` class.
 
 Their blocks arrive answered with the deck's own text, tables and chart data in reading order,
 so layout and OCR of text have nothing to add and the verifier nothing to compare with: each
@@ -20,11 +21,13 @@ def native_decision(native: NativeSlide, options: ClassifyOptions) -> PageDecisi
     kinds = sorted({r.block.kind for r in results})
     chars = sum(len(r.text) for r in results)
     counts = count_scripts(r.text for r in results)
+    where = f"slide {native.info.number}" if native.info else "page"
+    whose = "deck's" if native.info else "document's"
     reasons = [
-        f"slide {native.info.number} read from the deck's XML: {len(results)} blocks "
+        f"{where} read from the {whose} XML: {len(results)} blocks "
         f"({', '.join(kinds) or 'none'}), {chars} characters, exact; no layout or OCR"
     ]
-    if native.info.hidden:
+    if native.info is not None and native.info.hidden:
         reasons.append(f"slide {native.info.number} is hidden in the deck")
     return PageDecision(
         page_class="native",
@@ -32,8 +35,8 @@ def native_decision(native: NativeSlide, options: ClassifyOptions) -> PageDecisi
         min_pixels=min(options.min_pixels, options.sparse_max_pixels),
         script=script_of(counts),
         script_reason=f"slide text letters: {counts}",
-        text_engine="pptx",
-        engine_reason="the slide's own text",
+        text_engine=native.engine,
+        engine_reason="the slide's own text" if native.info else "the document's own text",
         reasons=tuple(reasons),
         features=PageFeatures(text_chars=chars, line_count=len(results)),
     )
