@@ -139,11 +139,16 @@ def check_libreoffice() -> list[Check]:
     from pagereader.errors import ConfigError
     from pagereader.sources.office import LIBREOFFICE_INSTALL, OFFICE_SUFFIXES, find_soffice
     from pagereader.sources.office_sandbox import choose_isolation
+    from pagereader.sources.unrendered import NATIVE_SUFFIXES
 
     soffice = find_soffice()
     if soffice is None:
-        kinds = ", ".join(sorted(OFFICE_SUFFIXES))
-        costs = f"office files ({kinds}) refused: each fails naming LibreOffice"
+        native = ", ".join(sorted(NATIVE_SUFFIXES))
+        refused = ", ".join(sorted(OFFICE_SUFFIXES - NATIVE_SUFFIXES))
+        costs = (
+            f"{native} read from their XML only (no page pictures, overlays or OCR of "
+            f"pictures); {refused} refused, each failing with a line naming LibreOffice"
+        )
         detail = "soffice not found on PATH"
         return [Check("libreoffice", False, detail, costs, LIBREOFFICE_INSTALL)]
     version = _run([soffice, "--version"]).stdout.strip().splitlines() or ["version unknown"]

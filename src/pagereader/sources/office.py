@@ -37,7 +37,7 @@ _BINARY_FORMATS = {".ppt": "pptx", ".doc": "docx"}
 SLIDES_TO_PDF = 'pdf:impress_pdf_Export:{"ExportHiddenSlides":{"type":"boolean","value":"true"}}'
 LIBREOFFICE_INSTALL = "apt-get install -y libreoffice-impress libreoffice-writer bubblewrap"
 LIBREOFFICE_HINT = (
-    f"install LibreOffice (Debian/Ubuntu: {LIBREOFFICE_INSTALL}) or export the deck to PDF and "
+    f"install LibreOffice (Debian/Ubuntu: {LIBREOFFICE_INSTALL}) or export the file to PDF and "
     "parse that"
 )
 
