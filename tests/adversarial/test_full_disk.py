@@ -31,10 +31,12 @@ def _limit(size: int) -> Callable[[], None]:
 
 
 def _summary_status(done: CompletedProcess[str], file: str) -> str:
-    """The status column of ``file``'s row in the summary table."""
-    rows = [line for line in done.stderr.splitlines() if line.startswith(f"│ {file} ")]
+    """The status of ``file``'s line in the summary (piped: one line per document, its path
+    then each figure after its name)."""
+    lines = done.stderr.splitlines()
+    rows = [line.split() for line in lines if line.startswith(f"{file} ") and " status " in line]
     assert len(rows) == 1, done.stderr
-    return rows[0].split("│")[3].strip()
+    return rows[0][rows[0].index("status") + 1]
 
 
 def _errors(done: CompletedProcess[str]) -> list[str]:

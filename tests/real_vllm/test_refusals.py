@@ -20,10 +20,11 @@ pytestmark = pytest.mark.vllm
 
 
 def _summary_counts(output: str) -> tuple[int, int]:
-    """The errors and warnings columns of the summary row of examples/scan.png."""
-    row = next(line for line in output.splitlines() if "scan.png" in line and "│" in line)
-    cells = [c.strip() for c in row.split("│") if c.strip()]
-    return int(cells[-3]), int(cells[-2])
+    """The errors and warnings of examples/scan.png's line in the summary (piped: one line per
+    document, its path then each figure after its name)."""
+    row = next(line for line in output.splitlines() if "scan.png" in line and " status " in line)
+    words = row.split()
+    return int(words[words.index("errors") + 1]), int(words[words.index("warnings") + 1])
 
 
 def _engine_lines(output: str, name: str = "vlm") -> list[str]:

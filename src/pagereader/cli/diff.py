@@ -16,47 +16,13 @@ from rich.markup import escape
 
 from pagereader import aio
 from pagereader.cli.messages import console, fail, reading_options, say, setup_logging, writing
+from pagereader.cli.outputs import load_output, saved_output
 from pagereader.cli.parse import reading_flags
 
 if TYPE_CHECKING:  # the pipeline is imported when a diff runs, not for --help
     from pagereader.options import Options
     from pagereader.structure.diff import VersionDiff
     from pagereader.types import DocumentResult
-
-OUTPUT_JSON = "document.json"
-
-
-def saved_output(path: Path) -> Path | None:
-    """The document.json that ``path`` names (itself, or inside a parse output folder)."""
-    if path.is_dir() and (path / OUTPUT_JSON).is_file():
-        return path / OUTPUT_JSON
-    if path.is_file() and path.suffix.lower() == ".json":
-        return path
-    return None
-
-
-def load_output(path: Path) -> DocumentResult:
-    """A document.json written by ``parse``, its article tree rebuilt when it has none
-    recorded (an output older than the article tree)."""
-    import pydantic
-
-    from pagereader.errors import InputError
-    from pagereader.render.json import SCHEMA_VERSION
-    from pagereader.structure.tree import build_structure
-    from pagereader.types import DocumentResult
-
-    try:
-        result = DocumentResult.model_validate_json(path.read_bytes())
-    except pydantic.ValidationError as exc:
-        raise InputError(
-            f"not a pagereader document.json (schema {SCHEMA_VERSION}): "
-            f"{exc.error_count()} problem(s), first: {exc.errors()[0]['msg']}",
-            file=path,
-            hint="give the source document, or a document.json written by pagereader parse",
-        ) from None
-    if not result.structure and result.pages:
-        result = result.model_copy(update={"structure": build_structure(result.pages)})
-    return result
 
 
 async def _read(paths: list[Path], options: Options) -> list[DocumentResult]:

@@ -1,5 +1,6 @@
-"""``pagereader export-docling``: a parse's document.json as a docling-core DoclingDocument
-(JSON), for tools built on docling's document model."""
+"""``pagereader export-docling``: a parse's document.json (or the output folder holding it, as
+``diff`` takes it) as a docling-core DoclingDocument (JSON), for tools built on docling's
+document model."""
 
 from __future__ import annotations
 
@@ -10,40 +11,34 @@ from typing import Annotated
 import typer
 
 from pagereader.cli.extras import needs_extra
-from pagereader.cli.messages import fail, os_error_line, writing
+from pagereader.cli.messages import fail, writing
+from pagereader.cli.outputs import load_output, saved_output
 
 
 def export_docling_command(
-    document: Annotated[Path, typer.Argument(help="a document.json that pagereader parse wrote")],
+    document: Annotated[
+        Path,
+        typer.Argument(help="a document.json that pagereader parse wrote, or its output folder"),
+    ],
     output: Annotated[Path, typer.Option("-o", "--output", help="the JSON file to write")],
 ) -> None:
     """Write the document as a DoclingDocument: pages with sizes, headings with levels, text,
     lists, tables with cell spans and pictures, each with its page, box and text span."""
-    from pydantic import ValidationError
-
     from pagereader.atomic import write_atomic
-    from pagereader.types import DocumentResult
 
     with needs_extra("docling"):
         from pagereader.integrations.docling_export import to_docling
 
-    try:
-        text = document.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise fail(os_error_line(exc, "cannot read")) from None
-    except UnicodeDecodeError:
+    if not document.exists():
+        raise fail(f"{document}: no such file or folder")
+    saved = saved_output(document)
+    if saved is None:
+        what = "a folder without a document.json" if document.is_dir() else "not a .json file"
         raise fail(
-            f"{document}: not UTF-8; give the document.json pagereader parse wrote"
-        ) from None
-    try:
-        result = DocumentResult.model_validate_json(text)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "(top)"
-        raise fail(
-            f"{document}: not a pagereader document.json ({where}: {first['msg']}); "
-            "give the document.json that pagereader parse wrote"
-        ) from None
+            f"{document}: {what}; give the document.json pagereader parse wrote, "
+            "or the output folder holding it"
+        )
+    result = load_output(saved)
     doc = to_docling(result)
     with writing(output, "-o"):
         try:

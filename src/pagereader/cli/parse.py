@@ -18,11 +18,11 @@ from rich.progress import (
     TextColumn,
     TimeElapsedColumn,
 )
-from rich.table import Table
 
 from pagereader import aio
 from pagereader.cli.messages import console, fail, reading_options, say, setup_logging
 from pagereader.cli.pages import parse_page_spec
+from pagereader.cli.summary import Outcome, flagged_blocks, print_summary
 
 if TYPE_CHECKING:  # the pipeline is imported when a parse runs, not for --help
     from pagereader.cache import PageCache
@@ -62,44 +62,6 @@ def _failed(path: Path, item: ErrorItem) -> DocumentResult:
 
     return DocumentResult(
         schema_version=SCHEMA_VERSION, source=str(path), status="failed", errors=(item,)
-    )
-
-
-Outcome = tuple[Path, "DocumentResult", float]
-
-
-def _summary(results: list[Outcome], names: dict[Path, str]) -> Table:
-    table = Table(title="pagereader parse")
-    columns = ("file", "output", "status", "pages", "classes", "seconds", "errors", "warnings")
-    for column in (*columns, "review"):
-        table.add_column(column, overflow="fold")
-    for path, result, seconds in results:
-        classes: dict[str, int] = {}
-        for page in result.pages:
-            if page.decision:
-                classes[page.decision.page_class] = classes.get(page.decision.page_class, 0) + 1
-        color = {"ok": "green", "partial": "yellow", "failed": "red"}[result.status]
-        table.add_row(
-            escape(str(path)),
-            escape(names[path] + "/"),
-            f"[{color}]{result.status}[/{color}]",
-            str(len(result.pages)),
-            " ".join(f"{k}:{v}" for k, v in sorted(classes.items())),
-            f"{seconds:.1f}",
-            str(len(result.errors)),
-            str(len(result.warnings)),
-            str(flagged_blocks(result)),
-        )
-    return table
-
-
-def flagged_blocks(result: DocumentResult) -> int:
-    """Blocks the verifier kept but flagged for a person to look at."""
-    return sum(
-        1
-        for page in result.pages
-        for block in page.blocks
-        if block.verdict is not None and block.verdict.outcome == "review"
     )
 
 
@@ -250,7 +212,7 @@ def parse_command(
         raise fail("no supported files found in the inputs")
     names = output_names(files)
     results = aio.run(_run(files, out, options, names, resume, jobs, reuse_pages))
-    console.print(_summary(results, names))
+    print_summary(console, results, names)
     for path, result, _ in results:
         if count := flagged_blocks(result):
             where = escape(f"{out / names[path]}/review.md")

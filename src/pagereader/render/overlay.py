@@ -1,13 +1,16 @@
-"""Pictures of the blocks: each page with its blocks outlined and labelled by kind and order."""
+"""Pictures of the blocks: each page with its blocks outlined and labelled by kind and order
+(the labels outside the boxes, never over the text they name)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from pagereader.render.labels import Rect, place_labels
 from pagereader.types import BlockResult
 
 COLORS: dict[str, str] = {
@@ -23,6 +26,7 @@ COLORS: dict[str, str] = {
 }
 _MAX_WIDTH = 1400
 _MIN_SHARE = 0.7
+_PAD = 2  # pixels of a label's colour around its text
 
 
 def overlay_width(width: int) -> int:
@@ -59,24 +63,33 @@ def shrink_for_overlay(image: Image.Image) -> Image.Image:
 
 
 def draw_overlay(image: Image.Image, scale: float, results: Sequence[BlockResult]) -> Image.Image:
-    """A copy of the page (1000-1400 px wide, or as it is when narrower) with labelled block
-    outlines; the page itself is never copied at full size."""
+    """A copy of the page (1000-1400 px wide, or as it is when narrower) with block outlines,
+    each labelled by its order and kind outside every box (see labels.py); the page itself is
+    never copied at full size."""
     canvas = shrink_for_overlay(image)
     if canvas.mode != "RGB":
         canvas = canvas.convert("RGB")
     draw = ImageDraw.Draw(canvas)
     font = ImageFont.load_default(size=max(12, canvas.width // 90))
     k = overlay_scale(image.width, scale)
+    boxes: list[Rect] = []
+    texts: list[str] = []
+    sizes: list[tuple[int, int]] = []
     for result in results:
-        block = result.block
-        color = COLORS.get(block.kind, "#000000")
-        x0, y0, x1, y1 = (v * k for v in block.bbox)
-        width = 3 if result.verdict.outcome == "accept" else 5
-        draw.rectangle((x0, y0, x1, y1), outline=color, width=width)
-        label = f"{block.order} {block.kind}"
+        x0, y0, x1, y1 = (round(v * k) for v in result.block.bbox)
+        boxes.append((x0, y0, max(x0, x1 - 1), max(y0, y1 - 1)))
+        label = f"{result.block.order} {result.block.kind}"
         if result.verdict.outcome != "accept":
             label += f" [{result.verdict.outcome}]"
-        box = draw.textbbox((x0, y0), label, font=font)
-        draw.rectangle((box[0] - 1, box[1] - 1, box[2] + 2, box[3] + 1), fill=color)
-        draw.text((x0, y0), label, fill="white", font=font)
+        left, top, right, bottom = draw.textbbox((0, 0), label, font=font)
+        texts.append(label)
+        sizes.append((math.ceil(right - left) + 2 * _PAD, math.ceil(bottom - top) + 2 * _PAD))
+    places = place_labels(boxes, sizes, canvas.size)
+    colors = [COLORS.get(result.block.kind, "#000000") for result in results]
+    for result, box, color in zip(results, boxes, colors, strict=True):
+        draw.rectangle(box, outline=color, width=3 if result.verdict.outcome == "accept" else 5)
+    for label, place, color in zip(texts, places, colors, strict=True):  # over every outline
+        draw.rectangle(place, fill=color)
+        left, top, _, _ = draw.textbbox((0, 0), label, font=font)
+        draw.text((place[0] + _PAD - left, place[1] + _PAD - top), label, fill="white", font=font)
     return canvas
