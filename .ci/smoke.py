@@ -115,7 +115,7 @@ def check_missing(extra: str, args: list[str]) -> str:
             f"`pagereader {' '.join(args)}` without the {extra} extra should print one line and "
             f"fail; exit {proc.returncode}, stderr:\n{proc.stderr[-3000:]}"
         )
-    if f"pagereader[{extra}]" not in lines[0]:
+    if f'".[{extra}]"' not in lines[0]:
         raise SmokeError(f"`pagereader {args[0]}` names no {extra!r} extra: {lines[0]}")
     return lines[0]
 

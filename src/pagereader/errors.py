@@ -160,3 +160,10 @@ class ConfigError(PagereaderError):
     docs is added where options are read (cli/messages.py), not to every ConfigError."""
 
     stage = "config"
+
+
+def install_line(extra: str) -> str:
+    """The one command that adds an extra, as every message and page of the docs writes it:
+    from pagereader's repository root, with the tested versions (a name on an index would be
+    another package or none)."""
+    return f'pip install -e ".[{extra}]" -c constraints.txt (from pagereader\'s repository root)'

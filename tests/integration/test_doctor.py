@@ -131,7 +131,7 @@ def test_without_tesseract_and_libreoffice_on_the_path() -> None:
     start = lines.index("miss  tesseract: tesseract not found on PATH")
     assert lines[start + 1].startswith("      costs: Korean scans")
     office_at = lines.index("miss  libreoffice: soffice not found on PATH")
-    assert lines[office_at + 1].startswith("      costs: office files (.doc, .docx")
+    assert lines[office_at + 1].startswith("      costs: .docx, .pptx read from their XML only")
     assert any(
         line.startswith("      fix: apt-get install -y libreoffice-impress") for line in lines
     )

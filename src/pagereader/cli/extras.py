@@ -12,6 +12,7 @@ from importlib import metadata
 from typing import NoReturn
 
 from pagereader.cli.messages import fail
+from pagereader.errors import install_line as errors_install_line
 
 _MARKER = re.compile(r"""extra\s*==\s*["']([^"']+)["']""")
 _NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
@@ -41,8 +42,8 @@ def missing_requirements(extra: str) -> list[str]:
 
 
 def install_line(extra: str) -> str:
-    """The one command that adds ``extra``."""
-    return f"pip install 'pagereader[{extra}]'"
+    """The one command that adds ``extra`` (errors.install_line)."""
+    return errors_install_line(extra)
 
 
 def _refuse(what: str, extra: str) -> NoReturn:

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from pagereader.errors import install_line
+
 try:
     from langchain_core.document_loaders import BaseLoader
     from langchain_core.documents import Document
 except ModuleNotFoundError as exc:  # said in one line, naming the extra to install
     raise ModuleNotFoundError(
-        f"{exc.name} is missing: pip install 'pagereader[langchain]'", name=exc.name
+        f"{exc.name} is missing: {install_line('langchain')}", name=exc.name
     ) from exc
 
 from pagereader.integrations.loading import (

@@ -15,12 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from pagereader.errors import install_line
+
 try:
     from llama_index.core.readers.base import BaseReader
     from llama_index.core.schema import Document
 except ModuleNotFoundError as exc:  # said in one line, naming the extra to install
     raise ModuleNotFoundError(
-        f"{exc.name} is missing: pip install 'pagereader[llamaindex]'", name=exc.name
+        f"{exc.name} is missing: {install_line('llamaindex')}", name=exc.name
     ) from exc
 
 from pagereader.integrations.loading import (

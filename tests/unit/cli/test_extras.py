@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from pagereader.cli import extras
 from pagereader.cli.app import app
+from pagereader.errors import install_line
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -47,7 +48,7 @@ def test_a_missing_extra_is_named_in_one_line() -> None:
     )
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
-    assert "pip install 'pagereader[eval]'" in done.stderr
+    assert install_line("eval") in done.stderr
     router = _python(
         "import sys\n"
         "sys.modules['yaml'] = None\n"
@@ -55,7 +56,7 @@ def test_a_missing_extra_is_named_in_one_line() -> None:
         "from pagereader.cli.app import main\n"
         "main()\n"
     )
-    assert router.returncode == 1 and "pip install 'pagereader[router]'" in router.stderr
+    assert router.returncode == 1 and install_line("router") in router.stderr
     docling = _python(
         "import sys\n"
         "sys.modules['docling_core'] = None\n"
@@ -65,7 +66,7 @@ def test_a_missing_extra_is_named_in_one_line() -> None:
     )
     lines = docling.stderr.strip().splitlines()
     assert docling.returncode == 1 and len(lines) == 1, docling.stderr
-    assert "pip install 'pagereader[docling]'" in lines[0]
+    assert install_line("docling") in lines[0]
     mcp = _python(
         "import sys\n"
         "sys.modules['mcp'] = None\n"
@@ -75,7 +76,7 @@ def test_a_missing_extra_is_named_in_one_line() -> None:
     )
     assert mcp.returncode == 1 and "Traceback" not in mcp.stderr
     assert mcp.stderr.strip() == mcp.stderr.strip().splitlines()[0]
-    assert "pip install 'pagereader[mcp]'" in mcp.stderr
+    assert install_line("mcp") in mcp.stderr
 
 
 def _names(requirements: list[str]) -> list[str]:
@@ -104,7 +105,6 @@ def test_a_missing_library_stops_the_command_before_it_starts(
     assert result.exit_code == 1
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert lines == [
-        "error: this command needs the 'eval' extra (matplotlib missing): "
-        "pip install 'pagereader[eval]'"
+        "error: this command needs the 'eval' extra (matplotlib missing): " + install_line("eval")
     ]
     assert not (tmp_path / "out").exists()
