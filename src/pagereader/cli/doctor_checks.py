@@ -225,7 +225,7 @@ def check_extras() -> list[Check]:
         missing = missing_requirements(extra)
         if missing:
             detail = f"missing {', '.join(missing)}"
-            costs = f"no {EXTRA_USES[extra]}"
+            costs = f"unavailable: {EXTRA_USES[extra]}"
             checks.append(Check(f"extra {extra}", False, detail, costs, install_line(extra)))
         else:
             checks.append(Check(f"extra {extra}", True, f"installed: {EXTRA_USES[extra]}"))
