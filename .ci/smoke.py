@@ -7,6 +7,8 @@
     VENV/bin/python .ci/smoke.py router    # with only the router extra: router-config written
     VENV/bin/python .ci/smoke.py docling   # with only the docling extra: a parse exported
     VENV/bin/python .ci/smoke.py mcp       # with only the mcp extra: the MCP server over stdio
+    VENV/bin/python .ci/smoke.py langchain   # with only the langchain extra: the loader reads
+    VENV/bin/python .ci/smoke.py llamaindex  # with only the llamaindex extra: the reader reads
     VENV/bin/python .ci/smoke.py demo OUT  # the outputs `make demo` wrote into OUT
 
 Standard library only (and the base install's own packages), so that it proves what the venv
@@ -447,6 +449,38 @@ def smoke_demo(out: Path) -> None:
         print(f"ok   demo: {example} -> {folder.name}/ ({len(pages)} pages, {len(lines)} chunks)")
 
 
+LOADER_PROBE = """
+import sys
+from pagereader.integrations.{module} import {cls}
+loader = {cls}({args})
+documents = list(loader.{method})
+texts = [getattr(d, "page_content", None) or getattr(d, "text", "") for d in documents]
+if not documents or "Median latency per slide" not in " ".join(texts):
+    sys.exit("no document holds the deck's text: " + repr(texts[:3]))
+print(len(documents))
+"""
+
+
+def smoke_loader(work: Path, extra: str, module: str, cls: str, args: str, method: str) -> None:
+    """A loader installed with its extra alone reads the shipped deck."""
+    code = LOADER_PROBE.format(module=module, cls=cls, args=args, method=method)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=600, check=False)
+    expect_ok(proc, f"the {extra} loader")
+    print(f"ok   {extra}: {proc.stdout.strip()} documents from examples/deck.pdf")
+    check_absent_extras(work, {extra})
+
+
+def smoke_langchain(work: Path) -> None:
+    smoke_loader(work, "langchain", "langchain", "PagereaderLoader",
+                 "['examples/deck.pdf']", "lazy_load()")
+
+
+def smoke_llamaindex(work: Path) -> None:
+    smoke_loader(work, "llamaindex", "llamaindex", "PagereaderReader", "",
+                 "load_data(['examples/deck.pdf'])")
+
+
 CHECKS: dict[str, Callable[[Path], None]] = {
     "base": smoke_base,
     "service": smoke_service,
@@ -455,6 +489,8 @@ CHECKS: dict[str, Callable[[Path], None]] = {
     "router": smoke_router,
     "docling": smoke_docling,
     "mcp": smoke_mcp,
+    "langchain": smoke_langchain,
+    "llamaindex": smoke_llamaindex,
 }
 
 
