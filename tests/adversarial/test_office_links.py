@@ -124,6 +124,22 @@ def _targets(recorder: Recorder, secret_uri: str) -> dict[str, str]:
     return {"file": secret_uri, "http": recorder.url}
 
 
+def _layers(monkeypatch: pytest.MonkeyPatch, isolation: str, profile: bool) -> None:
+    """LibreOffice's isolation as given, and its profile's settings on or off."""
+    monkeypatch.setenv("PAGEREADER_OFFICE_ISOLATION", isolation)
+    if not profile:
+        monkeypatch.setattr(office, "prepare_profile", _bare_profile)
+
+
+def _unsanitized(kind: str, tmp_path: Path, recorder: Recorder, secret_uri: str) -> int:
+    """The file:// and the http:// version of a linked file converted as they are (no cleaned
+    copy): the yellow pixels of the first one's page (the server records the second)."""
+    make, suffix = MAKERS[kind]
+    read = _convert_raw(make(tmp_path / f"file{suffix}", secret_uri), tmp_path / "a")
+    _convert_raw(make(tmp_path / f"http{suffix}", recorder.url), tmp_path / "b")
+    return ground_pixels(_first_page(read))
+
+
 @pytest.mark.parametrize("kind", sorted(MAKERS))
 def test_the_attack_is_real_with_every_layer_off(
     kind: str,
@@ -132,12 +148,8 @@ def test_the_attack_is_real_with_every_layer_off(
     secret_uri: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    make, suffix = MAKERS[kind]
-    monkeypatch.setattr(office, "prepare_profile", _bare_profile)
-    monkeypatch.setenv("PAGEREADER_OFFICE_ISOLATION", "none")
-    fetched = _convert_raw(make(tmp_path / f"file{suffix}", secret_uri), tmp_path / "a")
-    assert ground_pixels(_first_page(fetched)) > 1000
-    _convert_raw(make(tmp_path / f"http{suffix}", recorder.url), tmp_path / "b")
+    _layers(monkeypatch, "none", profile=False)
+    assert _unsanitized(kind, tmp_path, recorder, secret_uri) > 1000
     assert any("GET /secret.png" in line for line in recorder.requests)
 
 
@@ -152,8 +164,7 @@ def test_the_sanitized_copy_alone_stops_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     make, suffix = MAKERS[kind]
-    monkeypatch.setattr(office, "prepare_profile", _bare_profile)
-    monkeypatch.setenv("PAGEREADER_OFFICE_ISOLATION", "none")
+    _layers(monkeypatch, "none", profile=False)
     link = _targets(recorder, secret_uri)[target]
     converted = office.convert_to_pdf(make(tmp_path / f"linked{suffix}", link), tmp_path / "work")
     assert ground_pixels(_first_page(converted.pdf)) == 0
@@ -173,20 +184,15 @@ def test_bwrap_alone_stops_it(
     assert office_sandbox.works("bwrap", office.find_soffice() or "soffice"), (
         "bubblewrap is part of the system packages (Makefile SYSTEM_PACKAGES)"
     )
-    make, suffix = MAKERS[kind]
-    monkeypatch.setattr(office, "prepare_profile", _bare_profile)
-    monkeypatch.setenv("PAGEREADER_OFFICE_ISOLATION", "bwrap")
-    read = _convert_raw(make(tmp_path / f"file{suffix}", secret_uri), tmp_path / "a")
-    assert ground_pixels(_first_page(read)) == 0
-    _convert_raw(make(tmp_path / f"http{suffix}", recorder.url), tmp_path / "b")
+    _layers(monkeypatch, "bwrap", profile=False)
+    assert _unsanitized(kind, tmp_path, recorder, secret_uri) == 0
     assert recorder.requests == []
 
 
 def test_unshare_alone_keeps_it_off_the_network(
     tmp_path: Path, recorder: Recorder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(office, "prepare_profile", _bare_profile)
-    monkeypatch.setenv("PAGEREADER_OFFICE_ISOLATION", "unshare")
+    _layers(monkeypatch, "unshare", profile=False)
     for kind, (make, suffix) in MAKERS.items():
         _convert_raw(make(tmp_path / f"http{suffix}", recorder.url), tmp_path / kind)
     assert recorder.requests == []
@@ -200,11 +206,8 @@ def test_the_profile_alone_stops_it(
     secret_uri: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    make, suffix = MAKERS[kind]
-    monkeypatch.setenv("PAGEREADER_OFFICE_ISOLATION", "none")
-    read = _convert_raw(make(tmp_path / f"file{suffix}", secret_uri), tmp_path / "a")
-    assert ground_pixels(_first_page(read)) == 0
-    _convert_raw(make(tmp_path / f"http{suffix}", recorder.url), tmp_path / "b")
+    _layers(monkeypatch, "none", profile=True)
+    assert _unsanitized(kind, tmp_path, recorder, secret_uri) == 0
     assert recorder.requests == []
 
 
@@ -339,8 +342,7 @@ def test_a_binary_document_is_cleaned_after_its_first_conversion(
     binary = office.run_libreoffice(
         shutil.copyfile(linked, _folder(tmp_path / "make") / linked.name), "doc", name=linked
     )
-    monkeypatch.setattr(office, "prepare_profile", _bare_profile)
-    monkeypatch.setenv("PAGEREADER_OFFICE_ISOLATION", "none")
+    _layers(monkeypatch, "none", profile=False)
     assert ground_pixels(_first_page(_convert_raw(binary, tmp_path / "raw"))) > 1000
     converted = office.convert_to_pdf(binary, tmp_path / "work")
     assert ground_pixels(_first_page(converted.pdf)) == 0
