@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from pagereader.engines.auto import embedded_engine_for
+from pagereader.engines.tesseract import TESSERACT_INSTALL
 from pagereader.layout.table_grid import find_ruled_tables
 from pagereader.options import ClassifyOptions
 from pagereader.runtime import Runtime
@@ -30,7 +31,15 @@ from pagereader.stages.routes import resolve_route
 from pagereader.stages.script import SCRIPT_OF_LANG, upright_and_script
 from pagereader.stages.state import PageState
 from pagereader.text import count_scripts, script_of
-from pagereader.types import BBox, PageClass, PageDecision, PageFeatures, Script, TextLine
+from pagereader.types import (
+    BBox,
+    ErrorItem,
+    PageClass,
+    PageDecision,
+    PageFeatures,
+    Script,
+    TextLine,
+)
 
 _ANALYSIS_SIDE = 1600
 
@@ -275,6 +284,16 @@ def _upright_script(
     options = detection_options(state.rendered, font_size_pt, ctx.options.ocr)
     upright = upright_and_script(state.rendered, options)
     state.rendered, state.detection = upright.page, upright.detection
+    if upright.unverified:  # never silently unread: the page is partial and says why
+        state.errors.append(
+            ErrorItem(
+                file=state.rendered.file,
+                page=state.rendered.index,
+                stage="classify",
+                message=upright.unverified,
+                hint=f"to read Korean, install Tesseract's Korean model: {TESSERACT_INSTALL}",
+            )
+        )
     return upright.script, upright.reason
 
 

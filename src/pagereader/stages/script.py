@@ -63,6 +63,9 @@ class Upright:
     reason: str
     turned: int
     detection: Detection | None
+    unverified: str = ""
+    """Why the page may hold text no installed engine reads (the sampled lines read weakly
+    and Tesseract, which tells Hangul, is missing); empty when the script is known."""
 
 
 def _side_lengths(quad: np.ndarray) -> tuple[float, float]:
@@ -184,24 +187,34 @@ class HangulProbe:
 
 def script_from_reading(
     reading: Reading, crops: list[np.ndarray], probe: HangulProbe | None = None
-) -> tuple[Script, str]:
+) -> tuple[Script, str, str]:
     """The script of the sampled lines: PP-OCR's letters when it read them confidently;
     otherwise Tesseract's Korean model on them (PP-OCR has no Hangul): a confident Hangul
     reading makes the page Korean, a poor one leaves PP-OCR's letters to decide. ``probe``:
-    the Korean probe of these crops, when one was made already."""
+    the Korean probe of these crops, when one was made already. The third value says why the
+    page may hold text that nothing installed reads: lines PP-OCR read weakly, with no
+    Tesseract to tell whether they are Hangul (PP-OCR reads Hangul as weak junk)."""
     counts = count_scripts([reading.text])
     letters = sum(counts.values())
     if reading.score >= _CONFIDENT and letters >= 4:
-        return script_of(counts), f"sampled lines read by PP-OCR ({reading.score:.2f}): {counts}"
+        why = f"sampled lines read by PP-OCR ({reading.score:.2f}): {counts}"
+        return script_of(counts), why, ""
     weak = f"sampled lines read weakly by PP-OCR ({reading.score:.2f}): {counts}"
     if probe is None or probe.crops is not crops:
         probe = HangulProbe(crops)
     korean, said = probe.answer()
-    if not crops or not tesseract_available():
-        return script_of(counts), f"{weak}; {said}"
+    if not crops:
+        return script_of(counts), f"{weak}; {said}", ""
+    if not tesseract_available():
+        unverified = (
+            f"this page's text lines were read weakly by the embedded OCR "
+            f"({reading.score:.2f}) and may be Korean, which it cannot read; Tesseract's "
+            f"Korean model, which reads Hangul, is not installed"
+        )
+        return script_of(counts), f"{weak}; {said}", unverified
     if korean:
-        return "hangul", f"{weak}; {said}"
-    return script_of(counts), f"{weak}; {said}: not Korean"
+        return "hangul", f"{weak}; {said}", ""
+    return script_of(counts), f"{weak}; {said}: not Korean", ""
 
 
 def upright_and_script(page: RenderedPage, options: RapidOCREngineOptions | None = None) -> Upright:
@@ -241,8 +254,8 @@ def orient(
         reading = ahead
         if vertical:
             crops = []  # sideways lines say nothing about the script
-    script, why = script_from_reading(reading, crops, probe)
+    script, why, unverified = script_from_reading(reading, crops, probe)
     orientation = (
         f"; page turned {angle} degrees ({evidence})" if angle else f"; upright ({evidence})"
     )
-    return Upright(page, script, why + orientation, angle, kept)
+    return Upright(page, script, why + orientation, angle, kept, unverified)
