@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pagereader.options import Options
+    from pagereader.config.options import Options
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -121,7 +121,7 @@ def plain_processes_span(inputs: Path, out: Path, processes: int) -> float:
     import multiprocessing
 
     from pagereader.batch.worker import actor_options
-    from pagereader.options import Options
+    from pagereader.config.options import Options
 
     options = actor_options(Options(), 1.0)
     paths = [str(p) for p in sorted(inputs.iterdir())]

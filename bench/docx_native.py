@@ -20,9 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from pagereader.options import Options
+from pagereader.config.options import Options
 from pagereader.pipeline import parse
-from pagereader.text import char_consistency, normalize
+from pagereader.text.chars import char_consistency, normalize
 
 
 def _score(path: Path, reference: str) -> tuple[float, float, str]:

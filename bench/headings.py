@@ -34,7 +34,7 @@ from pathlib import Path
 
 from rapidfuzz import fuzz
 
-from pagereader.text import normalize
+from pagereader.text.chars import normalize
 from pagereader.types import DocumentResult
 
 ROOT = Path(__file__).resolve().parents[1]

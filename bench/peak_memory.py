@@ -33,7 +33,7 @@ print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """
 _BEFORE = (
     "import pagereader.engines.det_strips as strips; strips.STRIP_PIXELS = 10**12; "
-    "from pagereader.cli.app import app; app()"
+    "from pagereader.cli.main import app; app()"
 )
 CASES: dict[str, Callable[[Path], Path]] = {
     "grey png 8000 px at 50 dpi": lambda d: write_big_png(d / "scan.png", 8000, 50),

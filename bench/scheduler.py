@@ -31,9 +31,9 @@ from typing import Any
 import httpx
 from PIL import Image
 
+from pagereader.config.options import OpenAIEngineOptions
 from pagereader.engines.base import BlockRequest
 from pagereader.engines.openai_api import OpenAIEngine
-from pagereader.options import OpenAIEngineOptions
 from pagereader.pixels import smart_resize
 from pagereader.types import Block
 
@@ -60,7 +60,7 @@ def serve(port: int, scale: float) -> None:
     import uvicorn
     from fastapi import FastAPI
 
-    from pagereader.engine_server.app import completion
+    from pagereader.engine_server.server import completion
 
     app = FastAPI()
     in_flight = 0

@@ -41,7 +41,7 @@ def slide_references(root: Path) -> dict[str, dict[int, str]]:
 
 
 def _normal(text: str, markdown: bool) -> str:
-    from pagereader.text import normalize, strip_markdown
+    from pagereader.text.chars import normalize, strip_markdown
 
     if markdown:
         text = html.unescape(strip_markdown(_NOTES.sub("", text)))
@@ -50,7 +50,7 @@ def _normal(text: str, markdown: bool) -> str:
 
 def slide_scores(hypothesis: str, reference: str, markdown: bool) -> Scores:
     """(consistency, F1, added share) of one slide's text against its reference."""
-    from pagereader.text import char_consistency
+    from pagereader.text.chars import char_consistency
 
     hyp, ref = _normal(hypothesis, markdown), _normal(reference, False)
     have, want = Counter(hyp), Counter(ref)

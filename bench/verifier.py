@@ -21,10 +21,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from pagereader.config.options import OpenAIEngineOptions, Options
 from pagereader.engines.base import Engine
 from pagereader.engines.openai_api import OpenAIEngine
 from pagereader.engines.registry import build_engines
-from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.pipeline import aparse
 from pagereader.runtime import Runtime
 from pagereader.types import DocumentResult

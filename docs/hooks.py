@@ -47,7 +47,7 @@ def cell(text: object) -> str:
 def cli_page() -> str:
     import typer
 
-    from pagereader.cli.app import app
+    from pagereader.cli.main import app
 
     root = typer.main.get_command(app)
     lines = [
@@ -152,7 +152,7 @@ def _cli_default(value: object) -> str:
 
 
 def configuration_page() -> str:
-    from pagereader.options import Options
+    from pagereader.config.options import Options
 
     lines = [
         "# Configuration",

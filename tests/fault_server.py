@@ -39,7 +39,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from PIL import Image
 
-from pagereader.engine_server.app import completion
+from pagereader.engine_server.server import completion
 from pagereader.pixels import smart_resize
 
 Transform = Callable[[str], str]

@@ -14,11 +14,11 @@ import httpx
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from pagereader.engine_server.app import EmbeddedAnswerer, completion, serve_in_thread
+from pagereader.config.options import DEFAULT_ROUTES, OpenAIEngineOptions, Options
 from pagereader.engine_server.requests import decode_image, parse_request
+from pagereader.engine_server.server import EmbeddedAnswerer, completion, serve_in_thread
 from pagereader.engines.prompts import task_of_prompt
 from pagereader.http.auth import Principal, TokenStore
-from pagereader.options import DEFAULT_ROUTES, OpenAIEngineOptions, Options
 from pagereader.service.app import create_app
 
 MISREAD = ("shall ensure", "may ensure")

@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pagereader.cli.app import app
+from pagereader.cli.main import app
 from pagereader.planner import PlanReport, get_gpu, get_model
-from pagereader.planner.report import PathReport
+from pagereader.planner.reporting import PathReport
 from pagereader.planner.slide import Served, critical_path, engine_seconds
 
 from shared_data import shared

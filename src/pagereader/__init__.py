@@ -14,9 +14,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pagereader.config_file import load_config
+    from pagereader.config.file import load_config
+    from pagereader.config.options import Options
     from pagereader.errors import PagereaderError
-    from pagereader.options import Options
     from pagereader.pipeline import aparse, aparse_to_folder, make_context, parse
     from pagereader.structure.chunks import chunks, read_chunks_jsonl
     from pagereader.types import (
@@ -32,9 +32,9 @@ if TYPE_CHECKING:
     )
 
 _HOMES = {
-    "load_config": "pagereader.config_file",
+    "load_config": "pagereader.config.file",
     "PagereaderError": "pagereader.errors",
-    "Options": "pagereader.options",
+    "Options": "pagereader.config.options",
     "aparse": "pagereader.pipeline",
     "aparse_to_folder": "pagereader.pipeline",
     "make_context": "pagereader.pipeline",

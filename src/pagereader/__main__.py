@@ -1,5 +1,5 @@
 """``python -m pagereader``."""
 
-from pagereader.cli.app import main
+from pagereader.cli.main import main
 
 main()

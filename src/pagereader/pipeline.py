@@ -16,18 +16,18 @@ from functools import partial
 from pathlib import Path
 
 from pagereader import aio
-from pagereader.cache import PageCache, file_digest, options_digest
-from pagereader.document_result import select_pages
+from pagereader.config.options import Options
+from pagereader.document.finish import PagesRead, finish_document
+from pagereader.document.result import select_pages
 from pagereader.engines.rapidocr import load_models as load_ocr_models
 from pagereader.engines.registry import build_engines
 from pagereader.errors import PagereaderError, TooManyPagesError
-from pagereader.finish import PagesRead, finish_document
 from pagereader.layout.detector import load_model as load_layout_model
-from pagereader.options import Options
-from pagereader.page_digest import layer_digest, raster_digest
 from pagereader.render.markdown import page_markdown
 from pagereader.render.overlay import overlay_scale
 from pagereader.render.writer import DocumentWriter
+from pagereader.reuse.cache import PageCache, file_digest, options_digest
+from pagereader.reuse.digest import layer_digest, raster_digest
 from pagereader.runtime import PageLookup, Runtime, SharedPage
 from pagereader.sources import InflateLimits, SourceDocument, open_source
 from pagereader.sources.base import RenderedPage
@@ -41,9 +41,9 @@ from pagereader.stages.recognize import run_recognize
 from pagereader.stages.state import PageState
 from pagereader.stages.verify import run_verify
 from pagereader.structure.chunks import chunks_file
+from pagereader.text.unicode import ENGINE_TEXT, Result, clean_result
 from pagereader.timing import PageTimer
 from pagereader.types import DocumentResult, ErrorItem, PageResult
-from pagereader.unicode import ENGINE_TEXT, Result, clean_result
 
 logger = logging.getLogger(__name__)
 

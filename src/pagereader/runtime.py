@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pagereader.options import Options
+from pagereader.config.options import Options
 from pagereader.protocols import Engine
 from pagereader.types import ErrorItem, PageResult
 

@@ -23,9 +23,9 @@ from adversarial.bombs import (
 )
 from adversarial.documents import pdf_of_objects, text_pdf
 from adversarial.test_peak_memory import PEAK_BOUND_BYTES, parse_peak
+from pagereader.config.options import Options
+from pagereader.config.settings import ENV_MAX_INFLATED_MB, resolve_options
 from pagereader.errors import InflatesTooLargeError
-from pagereader.options import Options
-from pagereader.settings import ENV_MAX_INFLATED_MB, resolve_options
 from pagereader.sources import open_source
 from pagereader.sources.limits import MIB, InflateLimits, InflateMeter, inflated_size
 from pagereader.sources.office import check_package

@@ -20,7 +20,7 @@ import httpx
 import pytest
 from PIL import Image, ImageDraw
 
-from pagereader.engine_server.app import DEFAULT_MODEL, create_app, serve_in_thread
+from pagereader.engine_server.server import DEFAULT_MODEL, create_app, serve_in_thread
 
 from service_process import ServerProcess, free_port, running, server_env, wait_finished
 

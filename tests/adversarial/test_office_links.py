@@ -26,8 +26,8 @@ import pypdfium2
 import pytest
 from PIL import Image
 
-from pagereader.engine_server.app import serve_in_thread
-from pagereader.options import Options
+from pagereader.config.options import Options
+from pagereader.engine_server.server import serve_in_thread
 from pagereader.service.app import create_app
 from pagereader.sources import office, office_sandbox
 from pagereader.sources.office_links import is_outside, sanitize_package

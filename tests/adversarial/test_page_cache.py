@@ -8,8 +8,8 @@ import sqlite3
 from pathlib import Path
 
 from adversarial.documents import text_pdf
-from pagereader.cache import PageCache
 from pagereader.pipeline import aparse
+from pagereader.reuse.cache import PageCache
 
 
 def _parse(pdf: Path, db: Path) -> str:

@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from adversarial.raster_inputs import write_big_pdf, write_big_png
-from pagereader.config_file import options_from_mapping
+from pagereader.config.file import options_from_mapping
+from pagereader.config.options import Options
+from pagereader.config.settings import ENV_MAX_IMAGE_PIXELS, resolve_options
 from pagereader.errors import ConfigError, ImageTooLargeError
-from pagereader.options import Options
 from pagereader.pipeline import parse
-from pagereader.settings import ENV_MAX_IMAGE_PIXELS, resolve_options
 from pagereader.sources import open_bounded_image, open_source
 from pagereader.sources.limits import fit_scale
 

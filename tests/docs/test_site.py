@@ -20,8 +20,8 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from pagereader.cli.app import app
-from pagereader.options import Options
+from pagereader.cli.main import app
+from pagereader.config.options import Options
 from pagereader.types import DocumentResult
 
 pytestmark = pytest.mark.docs

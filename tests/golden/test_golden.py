@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from pagereader.options import Options, RapidOCREngineOptions
+from pagereader.config.options import Options, RapidOCREngineOptions
 from pagereader.pipeline import parse
 from pagereader.types import DocumentResult
 

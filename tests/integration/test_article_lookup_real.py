@@ -11,7 +11,7 @@ import pytest
 from pagereader.errors import InputError
 from pagereader.integrations.answers import article_answer
 from pagereader.pipeline import parse
-from pagereader.text import char_consistency, normalize
+from pagereader.text.chars import char_consistency, normalize
 from pagereader.types import DocumentResult
 
 from shared_data import shared

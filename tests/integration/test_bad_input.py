@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from pagereader.config.options import Options
 from pagereader.errors import PasswordRequiredError
-from pagereader.options import Options
 from pagereader.pipeline import parse
 
 from fixtures import Fixtures

@@ -23,8 +23,8 @@ import pytest
 from typer.testing import CliRunner
 
 from pagereader.batch import BatchConfig, BatchStats, run_batch
-from pagereader.cli.app import app
-from pagereader.options import Options
+from pagereader.cli.main import app
+from pagereader.config.options import Options
 from pagereader.sources.office import find_soffice
 from pagereader.structure.chunks import read_chunks_jsonl
 

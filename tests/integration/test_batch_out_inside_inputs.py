@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pagereader.batch import BatchConfig, run_batch
-from pagereader.options import Options
+from pagereader.config.options import Options
 
 from fixtures import deck_of_pages
 

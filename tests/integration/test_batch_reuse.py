@@ -16,9 +16,9 @@ from pagereader.batch.manifest import Outcome
 from pagereader.batch.page_sharing import PAGES_RELATIVE, merge_rows
 from pagereader.batch.storage import Destination
 from pagereader.batch.worker import DocumentWorker
-from pagereader.cli.app import app
-from pagereader.config_file import override
-from pagereader.options import Options
+from pagereader.cli.main import app
+from pagereader.config.file import override
+from pagereader.config.options import Options
 from pagereader.pipeline import parse
 
 from fixtures import deck_of_pages

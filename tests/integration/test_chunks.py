@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 from pptx import Presentation
 from typer.testing import CliRunner
 
-from pagereader.cli.app import app
+from pagereader.cli.main import app
 from pagereader.structure.chunks import read_chunks_jsonl
 from pagereader.types import Chunk
 

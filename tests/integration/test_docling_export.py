@@ -15,10 +15,10 @@ from docling_core.transforms.chunker.hierarchical_chunker import HierarchicalChu
 from docling_core.types.doc import DocItem, DoclingDocument, SectionHeaderItem, TableItem
 from typer.testing import CliRunner
 
-from pagereader.cli.app import app
+from pagereader.cli.main import app
 from pagereader.pipeline import parse
 from pagereader.render.json import document_json_text
-from pagereader.text import normalize as fold
+from pagereader.text.chars import normalize as fold
 from pagereader.types import DocumentResult
 
 from shared_data import shared

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from pagereader.engine_server.app import DEFAULT_MODEL, create_app, serve_in_thread
+from pagereader.engine_server.server import DEFAULT_MODEL, create_app, serve_in_thread
 
 WIDTH = 80
 # libraries of the extras: the base install has none of them, so doctor must import none
@@ -167,7 +167,7 @@ def test_doctor_imports_no_extra_library() -> None:
     """A base install (no extras) runs doctor: it loads none of the extras' libraries."""
     probe = (
         "import json, sys\n"
-        "from pagereader.cli.app import app\n"
+        "from pagereader.cli.main import app\n"
         "try:\n    app(['doctor', '--json'], standalone_mode=False)\n"
         "except SystemExit:\n    pass\n"
         "print(json.dumps(sorted(sys.modules)))"

@@ -18,9 +18,9 @@ from pagereader.batch.inputs import InputItem
 from pagereader.batch.manifest import Outcome
 from pagereader.batch.storage import Destination
 from pagereader.batch.worker import DocumentWorker
+from pagereader.config.options import OpenAIEngineOptions, Options
 from pagereader.engine_check import EngineCheck
-from pagereader.engine_server.app import serve_in_thread
-from pagereader.options import OpenAIEngineOptions, Options
+from pagereader.engine_server.server import serve_in_thread
 from pagereader.pipeline import make_context
 from pagereader.service.app import create_app
 

@@ -5,7 +5,7 @@ line that holds them, so they are glyphs, not tables, and the line is read once.
 from __future__ import annotations
 
 from pagereader.pipeline import parse
-from pagereader.text import normalize
+from pagereader.text.chars import normalize
 
 from shared_data import shared_root
 

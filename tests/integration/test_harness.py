@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pagereader.cli.app import app
+from pagereader.cli.main import app
 
 from fixtures import Fixtures
 

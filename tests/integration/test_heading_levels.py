@@ -10,7 +10,7 @@ import re
 import pytest
 
 from pagereader.pipeline import parse
-from pagereader.text import normalize
+from pagereader.text.chars import normalize
 from pagereader.types import BlockResult, DocumentResult
 
 from shared_data import shared

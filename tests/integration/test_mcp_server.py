@@ -27,7 +27,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from pagereader.text import char_consistency
+from pagereader.text.chars import char_consistency
 
 from service_process import free_port, server_env
 from shared_data import shared

@@ -8,8 +8,8 @@ import asyncio
 
 import pytest
 
-from pagereader.config_file import override
-from pagereader.options import Options
+from pagereader.config.file import override
+from pagereader.config.options import Options
 from pagereader.pipeline import aparse
 from pagereader.sources import open_source
 from pagereader.stages.classify import analysis_copy

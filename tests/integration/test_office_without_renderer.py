@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from pptx import Presentation
 
-from pagereader.options import Options
+from pagereader.config.options import Options
 from pagereader.pipeline import parse
-from pagereader.tables import read_markdown_tables, slot_rows
+from pagereader.text.tables import read_markdown_tables, slot_rows
 
 from fixtures.docx_documents import (
     BULLETS,

@@ -16,10 +16,11 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from pagereader.engine_server.app import serve_in_thread
+from pagereader.config.file import override
+from pagereader.config.options import OpenAIEngineOptions, Options
+from pagereader.engine_server.server import serve_in_thread
 from pagereader.engines.breaker import CircuitBreaker
 from pagereader.engines.openai_api import strip_reasoning
-from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.pipeline import aparse, make_context
 from pagereader.render.json import document_json
 from pagereader.types import DocumentResult
@@ -53,6 +54,11 @@ def _options(url: str, routes: dict[str, list[str]], **engine: Any) -> Options:
     )
 
 
+def _changed(options: Options, **changes: object) -> Options:
+    """``options`` with top-level fields replaced, validated again."""
+    return override(options, {(key,): value for key, value in changes.items()}, source="<test>")
+
+
 async def _parse(path: Path, options: Options) -> DocumentResult:
     ctx = make_context(options)
     try:
@@ -72,7 +78,7 @@ async def test_requests_carry_pixel_bounds(fault: Served, fixtures: Fixtures) ->
     results: dict[str, DocumentResult] = {}
     for name, path in (("sparse", fixtures.deck_pdf), ("dense", fixtures.dense_pdf)):
         server.reset(Fault(answer=ANSWER))
-        options = _options(url, {"*.*": ["vlm"]}).with_overrides(pages=(1,))
+        options = _changed(_options(url, {"*.*": ["vlm"]}), pages=(1,))
         results[name] = await _parse(path, options)
         seen[name] = list(server.requests)
     for name, requests in seen.items():
@@ -101,9 +107,7 @@ async def test_requests_carry_pixel_bounds(fault: Served, fixtures: Fixtures) ->
 async def test_leaked_reasoning_is_stripped(fault: Served, fixtures: Fixtures) -> None:
     server, url = fault
     server.reset(Fault(mode="think", answer=ANSWER))
-    result = await _parse(
-        fixtures.deck_pdf, _options(url, {"*.*": ["vlm"]}).with_overrides(pages=(1,))
-    )
+    result = await _parse(fixtures.deck_pdf, _changed(_options(url, {"*.*": ["vlm"]}), pages=(1,)))
     texts = [b.text for b in result.pages[0].blocks]
     assert texts and all(t == ANSWER for t in texts)
     assert "<think>" not in result.markdown and "</think>" not in result.markdown
@@ -120,7 +124,7 @@ async def test_failing_endpoint_falls_back(fault: Served, fixtures: Fixtures) ->
     server, url = fault
     server.reset(Fault(mode="error500"))
     result = await _parse(
-        fixtures.deck_pdf, _options(url, {"*.*": ["vlm", "textlayer"]}).with_overrides(pages=(1,))
+        fixtures.deck_pdf, _changed(_options(url, {"*.*": ["vlm", "textlayer"]}), pages=(1,))
     )
     # the fallback answered every block, but the served engine's failure is the document's
     # error (one line for the engine), so the run cannot pass as a clean one
@@ -147,7 +151,7 @@ async def test_failing_endpoint_with_fallback_accepted_warns(
     server, url = fault
     server.reset(Fault(mode="error500"))
     options = _options(url, {"*.*": ["vlm", "textlayer"]}, fallback_on_refusal=True)
-    result = await _parse(fixtures.deck_pdf, options.with_overrides(pages=(1,)))
+    result = await _parse(fixtures.deck_pdf, _changed(options, pages=(1,)))
     assert result.status == "ok" and not result.errors
     [warning] = result.warnings
     assert warning.startswith(f"engine vlm ({url}): ") and "HTTP 500" in warning
@@ -158,7 +162,7 @@ async def test_rate_limited_requests_are_retried(fault: Served, fixtures: Fixtur
     server, url = fault
     server.reset(Fault(mode="error429", fail_first=2, answer=ANSWER))
     result = await _parse(
-        fixtures.deck_pdf, _options(url, {"*.*": ["vlm"]}, retries=2).with_overrides(pages=(1,))
+        fixtures.deck_pdf, _changed(_options(url, {"*.*": ["vlm"]}, retries=2), pages=(1,))
     )
     page = result.pages[0]
     assert result.status == "ok" and {b.text for b in page.blocks} == {ANSWER}
@@ -185,8 +189,8 @@ async def test_truncated_answers_are_retried_from_a_finer_render(
     when that answer loops too the block falls back to the text layer."""
     server, url = fault
     server.reset(Fault(mode="loop"))
-    options = _options(url, {"*.*": ["vlm", "textlayer"]}).with_overrides(
-        pages=(1,), verify={"enabled": True}
+    options = _changed(
+        _options(url, {"*.*": ["vlm", "textlayer"]}), pages=(1,), verify={"enabled": True}
     )
     result = await _parse(fixtures.deck_pdf, options)
     textlayer = await _parse(fixtures.deck_pdf, Options(routes={"*.*": ["textlayer"]}, pages=(1,)))
@@ -212,7 +216,7 @@ async def test_a_scan_s_crop_under_its_budget_is_not_sent_again(
     again: the retry is not sent, and the verdict says why."""
     server, url = fault
     server.reset(Fault(mode="loop"))
-    options = _options(url, {"*.*": ["vlm"]}).with_overrides(verify={"enabled": True})
+    options = _changed(_options(url, {"*.*": ["vlm"]}), verify={"enabled": True})
     result = await _parse(fixtures.scan_png, options)
     blocks = [b for p in result.pages for b in p.blocks if b.attempts]
     assert blocks
@@ -229,9 +233,15 @@ async def test_hung_endpoint_page_deadline(fault: Served, fixtures: Fixtures) ->
     server, url = fault
     server.reset(Fault(mode="hang", hang_s=20.0))
     deadline, timeout = 0.6, 1.5
-    options = _options(
-        url, {"*.*": ["vlm", "textlayer"]}, timeout_s=timeout, budget={"page_deadline_s": deadline}
-    ).with_overrides(pages=(1,))
+    options = _changed(
+        _options(
+            url,
+            {"*.*": ["vlm", "textlayer"]},
+            timeout_s=timeout,
+            budget={"page_deadline_s": deadline},
+        ),
+        pages=(1,),
+    )
     start = time.perf_counter()
     result = await _parse(fixtures.deck_pdf, options)
     elapsed = time.perf_counter() - start

@@ -16,10 +16,10 @@ from typing import Any
 from PIL import Image
 from typer.testing import CliRunner
 
-from pagereader.cache import options_digest
-from pagereader.cli.app import app
-from pagereader.options import Options
+from pagereader.cli.main import app
+from pagereader.config.options import Options
 from pagereader.pipeline import aparse, make_context
+from pagereader.reuse.cache import options_digest
 from pagereader.sources.base import RenderedPage
 from pagereader.types import PageResult
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from pagereader.options import Options
+from pagereader.config.options import Options
 from pagereader.render.overlay import draw_overlay
 from pagereader.sources import open_source
 

@@ -11,12 +11,12 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 from typer.testing import CliRunner
 
-from pagereader.cli.app import app
-from pagereader.config_file import override
-from pagereader.options import Options
-from pagereader.page_digest import raster_digest
-from pagereader.page_store import PageStore
+from pagereader.cli.main import app
+from pagereader.config.file import override
+from pagereader.config.options import Options
 from pagereader.pipeline import aparse, aparse_to_folder, make_context, parse
+from pagereader.reuse.digest import raster_digest
+from pagereader.reuse.page_store import PageStore
 from pagereader.sources import open_source
 from pagereader.types import DocumentResult
 

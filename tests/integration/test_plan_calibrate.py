@@ -13,10 +13,10 @@ import typer
 from typer.testing import CliRunner
 
 from pagereader.cli import plan
-from pagereader.engine_server.app import create_app, serve_in_thread
+from pagereader.engine_server.server import create_app, serve_in_thread
 from pagereader.planner.calibrate import SCHEMA, read_calibration
 from pagereader.planner.calibrate_series import BATCH_ROUNDS
-from pagereader.planner.report import PlanReport
+from pagereader.planner.reporting import PlanReport
 
 from fault_server import Fault, FaultServer, Timing
 

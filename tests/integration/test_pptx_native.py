@@ -12,7 +12,7 @@ import pytest
 
 from pagereader.pipeline import parse
 from pagereader.render.json import document_json_text
-from pagereader.tables import html_to_table, read_tables, slot_rows
+from pagereader.text.tables import html_to_table, read_tables, slot_rows
 from pagereader.types import DocumentResult, PageResult
 
 from fixtures.pptx_decks import (

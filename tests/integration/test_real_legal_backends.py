@@ -11,15 +11,15 @@ from typing import Literal
 
 import pytest
 
+from pagereader.config.options import Options, RapidOCREngineOptions
 from pagereader.engines.rapidocr import detect
 from pagereader.evaluate.cases import EvalCase
 from pagereader.evaluate.metrics import critical_patterns
 from pagereader.evaluate.run_cases import score_text
-from pagereader.options import Options, RapidOCREngineOptions
 from pagereader.pipeline import make_context, parse_page
 from pagereader.sources import open_source
 from pagereader.stages.page_ocr import read_detected_lines
-from pagereader.text import char_consistency, normalize
+from pagereader.text.chars import char_consistency, normalize
 
 from shared_data import shared_root
 

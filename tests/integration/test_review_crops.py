@@ -12,8 +12,8 @@ import httpx
 import numpy as np
 from PIL import Image
 
-from pagereader.engine_server.app import serve_in_thread
-from pagereader.options import Options
+from pagereader.config.options import Options
+from pagereader.engine_server.server import serve_in_thread
 from pagereader.service.app import create_app
 from pagereader.service.reviews.crops import CROP_MARGIN
 from pagereader.sources import InflateLimits, open_source

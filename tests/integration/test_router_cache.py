@@ -16,13 +16,13 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from pagereader.config_file import load_config, options_from_mapping, override
-from pagereader.engine_server.app import serve_in_thread
+from pagereader.config.file import load_config, options_from_mapping, override
+from pagereader.config.options import OpenAIEngineOptions, Options
+from pagereader.engine_server.server import serve_in_thread
 from pagereader.engines import prompts
 from pagereader.engines.openai_api import crop_sha256
 from pagereader.engines.prompts import parse_routing_tag, prompt_set_digest
 from pagereader.errors import ConfigError
-from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.pipeline import aparse, make_context
 from pagereader.planner.router import router_config
 

@@ -13,13 +13,13 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from pagereader.cli.app import app
-from pagereader.config_file import load_config
+from pagereader.cli.main import app
+from pagereader.config.file import load_config
+from pagereader.config.options import PAGE_CLASSES, OpenAIEngineOptions, Options
 from pagereader.engines.prompts import prompt_set_digest
 from pagereader.errors import ConfigError
-from pagereader.options import PAGE_CLASSES, OpenAIEngineOptions, Options
 from pagereader.planner.router import router_config, router_config_yaml
-from pagereader.stages.routes import resolve_route
+from pagereader.stages.engine_routes import resolve_route
 from pagereader.types import BLOCK_KINDS
 
 CONFIGS = Path(__file__).parents[2] / "examples" / "configs"

@@ -14,7 +14,7 @@ import pytest
 from docling_core.types.doc import DoclingDocument
 from typer.testing import CliRunner
 
-from pagereader.cli.app import app
+from pagereader.cli.main import app
 from pagereader.render.json import SCHEMA_VERSION
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -13,12 +13,12 @@ import pytest
 from typer.testing import CliRunner
 
 from pagereader.batch.manifest import batch_options_digest
-from pagereader.cache import options_digest
-from pagereader.cli.app import app
-from pagereader.engine_server.app import serve_in_thread
-from pagereader.options import Options
+from pagereader.cli.main import app
+from pagereader.config.options import Options
+from pagereader.config.settings import resolve_options
+from pagereader.engine_server.server import serve_in_thread
+from pagereader.reuse.cache import options_digest
 from pagereader.service.app import create_app
-from pagereader.settings import resolve_options
 
 from fault_server import FaultServer
 from fixtures import Fixtures

@@ -15,9 +15,9 @@ import pytest
 from openai import AsyncOpenAI
 from PIL import Image, ImageDraw, ImageFont
 
-from pagereader.engine_server.app import DEFAULT_MODEL, create_app, serve_in_thread
+from pagereader.config.options import OpenAIEngineOptions, Options
+from pagereader.engine_server.server import DEFAULT_MODEL, create_app, serve_in_thread
 from pagereader.engines.openai_api import image_data_url
-from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.pipeline import aparse, make_context
 from pagereader.types import DocumentResult
 

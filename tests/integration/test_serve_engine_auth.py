@@ -14,7 +14,7 @@ import openai
 import pytest
 from openai import AsyncOpenAI
 
-from pagereader.engine_server.app import DEFAULT_MODEL, create_app, serve_in_thread
+from pagereader.engine_server.server import DEFAULT_MODEL, create_app, serve_in_thread
 from pagereader.http.auth import TokenStore
 
 KEY = "engine-key-0123456789abcdef"

@@ -11,12 +11,12 @@ from pathlib import Path
 import httpx
 from fastapi.testclient import TestClient
 
-from pagereader.engine_server.app import serve_in_thread
+from pagereader.config.options import Options
+from pagereader.engine_server.server import serve_in_thread
 from pagereader.http.auth import TokenStore
-from pagereader.options import Options
 from pagereader.service.app import create_app
 from pagereader.service.jobs.store import JobStore
-from pagereader.service.limits import ServiceLimits
+from pagereader.service.policy import ServiceLimits
 
 from service_process import wait_finished
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pagereader.engine_server.app import serve_in_thread
+from pagereader.config.options import Options
+from pagereader.engine_server.server import serve_in_thread
 from pagereader.http.auth import TokenStore
-from pagereader.options import Options
 from pagereader.service.app import create_app
-from pagereader.service.limits import ServiceLimits
+from pagereader.service.policy import ServiceLimits
 from pagereader.structure.chunks import read_chunks_jsonl
 
 from service_process import wait_finished

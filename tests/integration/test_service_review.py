@@ -16,13 +16,13 @@ import httpx
 from prometheus_client.parser import text_string_to_metric_families
 from typer.testing import CliRunner
 
-from pagereader.cli.app import app
-from pagereader.engine_server.app import serve_in_thread
-from pagereader.options import Options
+from pagereader.cli.main import app
+from pagereader.config.options import Options
+from pagereader.engine_server.server import serve_in_thread
 from pagereader.service.app import create_app
 from pagereader.service.reviews.corrections import ReviewStore
 from pagereader.structure.chunks import read_chunks_jsonl
-from pagereader.text import char_consistency, normalize
+from pagereader.text.chars import char_consistency, normalize
 
 from fixtures import Fixtures
 from review_service import MISREAD, TOKENS, client, review_service, token_store, vlm_server

@@ -9,11 +9,11 @@ from typing import Any
 
 import httpx
 
-from pagereader.engine_server.app import serve_in_thread
+from pagereader.config.options import Options
+from pagereader.engine_server.server import serve_in_thread
 from pagereader.http.auth import TokenStore
-from pagereader.options import Options
 from pagereader.service.app import create_app
-from pagereader.service.limits import ServiceLimits
+from pagereader.service.policy import ServiceLimits
 
 from service_process import wait_finished
 

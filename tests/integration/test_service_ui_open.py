@@ -11,8 +11,8 @@ import httpx
 from fastapi.testclient import TestClient
 from PIL import Image
 
-from pagereader.engine_server.app import serve_in_thread
-from pagereader.options import Options
+from pagereader.config.options import Options
+from pagereader.engine_server.server import serve_in_thread
 from pagereader.service.app import create_app
 
 from service_process import wait_finished

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pagereader.pipeline import parse
-from pagereader.text import char_consistency, normalize
+from pagereader.text.chars import char_consistency, normalize
 from pagereader.types import StructureNode
 
 from shared_data import shared

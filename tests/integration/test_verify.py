@@ -22,14 +22,14 @@ from typing import Any
 import pytest
 
 from pagereader.checks.critical import critical_patterns, critical_tokens
+from pagereader.config.options import OpenAIEngineOptions, Options
 from pagereader.engines.base import BlockRequest
 from pagereader.engines.registry import build_engines
 from pagereader.engines.textlayer import TextLayerEngine
-from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.pipeline import aparse
 from pagereader.render.review import review_markdown, write_review
 from pagereader.runtime import Runtime
-from pagereader.text import char_consistency, normalize
+from pagereader.text.chars import char_consistency, normalize
 from pagereader.types import DocumentResult, Recognition
 
 from fault_server import romanize

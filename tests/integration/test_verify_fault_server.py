@@ -23,14 +23,14 @@ from typing import Any
 import pytest
 
 from pagereader.checks.critical import critical_patterns, critical_tokens
-from pagereader.engine_server.app import serve_in_thread
+from pagereader.config.options import OpenAIEngineOptions, Options
+from pagereader.engine_server.server import serve_in_thread
 from pagereader.engines.base import BlockRequest, Engine
 from pagereader.engines.openai_api import image_data_url, upload_data_url
 from pagereader.engines.textlayer import TextLayerEngine
 from pagereader.errors import PagereaderError
-from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.pipeline import aparse, make_context
-from pagereader.text import char_consistency, normalize
+from pagereader.text.chars import char_consistency, normalize
 from pagereader.types import BlockResult, DocumentResult, Recognition
 
 from fault_server import (

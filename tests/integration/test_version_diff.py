@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pagereader.cli.app import app
+from pagereader.cli.main import app
 
 from fixtures.statute_versions import KO, ZH, Statute, write_versions
 

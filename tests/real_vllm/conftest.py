@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pagereader.cli.app import app
+from pagereader.cli.main import app
 from real_vllm.servers import Server, VllmSet, cpu_command, start_lines, wait_all
 
 from service_process import free_port

@@ -16,9 +16,9 @@ from typing import Any
 import httpx
 from PIL import Image, ImageDraw
 
+from pagereader.config.options import OpenAIEngineOptions
 from pagereader.engines.base import BlockRequest
 from pagereader.engines.openai_api import OpenAIEngine
-from pagereader.options import OpenAIEngineOptions
 from pagereader.types import Block, Task
 from real_vllm.servers import Server
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pagereader.cli.app import app
+from pagereader.cli.main import app
 from pagereader.planner.calibrate_fit import DRIFT_LIMIT, TERMS, UNCERTAIN_LIMIT
 from real_vllm.servers import VllmSet
 

@@ -6,7 +6,7 @@ import zipfile
 from pathlib import Path
 
 from pagereader.sources.docx_native import read_docx
-from pagereader.tables import html_to_table
+from pagereader.text.tables import html_to_table
 
 _W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 _STRICT = "http://purl.oclc.org/ooxml/wordprocessingml/main"

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from pagereader.config_file import load_config
+from pagereader.config.file import load_config
+from pagereader.config.options import OpenAIEngineOptions, Options
 from pagereader.errors import ConfigError
-from pagereader.options import OpenAIEngineOptions, Options
 
 CONFIG = """
 [engines.parser]
@@ -75,7 +75,7 @@ def test_defaults_run_embedded_engines() -> None:
 
 def test_typos_in_task_and_language_keys_are_config_errors(tmp_path: Path) -> None:
     """Keys of per-task and per-language tables are checked like every other key."""
-    from pagereader.settings import resolve_options
+    from pagereader.config.settings import resolve_options
 
     for body, field in (
         (

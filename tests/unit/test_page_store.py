@@ -12,7 +12,7 @@ import threading
 import time
 from pathlib import Path
 
-from pagereader.page_store import MemoryPages, PageStore
+from pagereader.reuse.page_store import MemoryPages, PageStore
 from pagereader.types import Block, BlockResult, ErrorItem, PageResult, TextLine
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -84,7 +84,7 @@ def test_a_file_that_is_not_sqlite_is_moved_aside(tmp_path: Path) -> None:
 _WRITER = """
 import sys, time
 from pathlib import Path
-from pagereader.page_store import PageStore
+from pagereader.reuse.page_store import PageStore
 from pagereader.types import PageResult
 store = PageStore(Path(sys.argv[1]))
 big = "x" * 200_000
@@ -129,7 +129,7 @@ def test_killed_mid_write_never_leaves_a_corrupt_page(tmp_path: Path) -> None:
 _MANY = """
 import sys
 from pathlib import Path
-from pagereader.page_store import PageStore
+from pagereader.reuse.page_store import PageStore
 from pagereader.types import Block, BlockResult, PageResult, TextLine
 path, worker, count = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 store = PageStore(path, busy_timeout_s=0.01)

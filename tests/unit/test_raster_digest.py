@@ -7,7 +7,7 @@ import hashlib
 
 from PIL import Image
 
-from pagereader.page_digest import raster_digest
+from pagereader.reuse.digest import raster_digest
 from pagereader.sources.base import RenderedPage
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from pagereader.config.settings import resolve_options
 from pagereader.errors import ConfigError
-from pagereader.settings import resolve_options
 
 
 def test_precedence_flags_over_config_over_environment(

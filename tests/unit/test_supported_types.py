@@ -8,9 +8,14 @@ from pathlib import Path
 import pytest
 
 from pagereader.errors import UnsupportedFormatError
-from pagereader.sources import SUPPORTED_SUFFIXES, open_source
-from pagereader.sources.image import IMAGE_SUFFIXES
-from pagereader.sources.office import OFFICE_SUFFIXES
+from pagereader.sources import open_source
+from pagereader.sources.formats import (
+    FORMATS,
+    IMAGE_SUFFIXES,
+    NATIVE_SUFFIXES,
+    OFFICE_SUFFIXES,
+    SUPPORTED_SUFFIXES,
+)
 
 
 def test_the_error_for_an_unknown_type_lists_every_supported_one(tmp_path: Path) -> None:
@@ -22,3 +27,11 @@ def test_the_error_for_an_unknown_type_lists_every_supported_one(tmp_path: Path)
     listed = {word.strip(",") for word in hint.split() if word.startswith(".")}
     assert listed == set(SUPPORTED_SUFFIXES) == {".pdf"} | IMAGE_SUFFIXES | OFFICE_SUFFIXES
     assert {".ppt", ".doc", ".odp", ".odt"} <= listed
+
+
+def test_the_format_table_has_one_row_a_suffix_and_derives_every_list() -> None:
+    suffixes = [f.suffix for f in FORMATS]
+    assert len(suffixes) == len(set(suffixes)) == 14
+    assert {".pptx", ".docx"} == NATIVE_SUFFIXES and NATIVE_SUFFIXES <= OFFICE_SUFFIXES
+    assert IMAGE_SUFFIXES.isdisjoint(OFFICE_SUFFIXES)
+    assert all(f.suffix.startswith(".") and "/" in f.media_type for f in FORMATS)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pagereader.tables import (
+from pagereader.text.tables import (
     html_to_table,
     read_html_tables,
     read_markdown_tables,

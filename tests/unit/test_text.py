@@ -3,7 +3,7 @@ evaluation and the layout share."""
 
 from __future__ import annotations
 
-from pagereader.text import (
+from pagereader.text.chars import (
     count_scripts,
     dominant_script,
     is_cjk,

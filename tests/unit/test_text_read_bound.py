@@ -7,7 +7,7 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from pagereader.options import ClassifyOptions
+from pagereader.config.options import ClassifyOptions
 from pagereader.sources import open_source
 from pagereader.stages.page_budget import text_layer_over, text_read_bound
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from pagereader.batch.manifest import Outcome
 from pagereader.batch.progress import BatchStats
-from pagereader.cache import PageCache, options_digest
-from pagereader.options import Options
+from pagereader.config.options import Options
 from pagereader.pipeline import STAGE_NAMES, STAGES
+from pagereader.reuse.cache import PageCache, options_digest
 from pagereader.timing import PageTimer, timings_document
 from pagereader.types import ErrorItem, PageResult
 

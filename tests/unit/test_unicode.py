@@ -3,14 +3,14 @@ characters, noncharacters and unpaired bidi controls removed and named."""
 
 from __future__ import annotations
 
-from pagereader.types import PageResult
-from pagereader.unicode import (
+from pagereader.text.unicode import (
     CORRECTION_TEXT,
     clean_model,
     clean_result,
     clean_text,
     strip_controls,
 )
+from pagereader.types import PageResult
 
 
 def test_pairs_are_joined_and_lone_surrogates_replaced() -> None:

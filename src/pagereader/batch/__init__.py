@@ -12,7 +12,7 @@ from pagereader.batch.driver import BatchCallback, BatchConfig, BatchRun
 from pagereader.batch.manifest import Manifest
 from pagereader.batch.progress import BatchStats
 from pagereader.batch.storage import BATCH_DIR, Destination
-from pagereader.options import Options
+from pagereader.config.options import Options
 
 __all__ = ["BatchConfig", "BatchStats", "run_batch"]
 

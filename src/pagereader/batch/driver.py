@@ -27,8 +27,8 @@ from pagereader.batch.page_sharing import Sharing, merge_rows, sharing_mode
 from pagereader.batch.progress import BatchStats
 from pagereader.batch.storage import BATCH_DIR, Destination
 from pagereader.batch.worker import DocumentWorker, Split, actor_options, page_ranges
+from pagereader.config.options import Options
 from pagereader.errors import PagereaderError
-from pagereader.options import Options
 
 logger = logging.getLogger(__name__)
 

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from pagereader.errors import InputError
-from pagereader.sources import SUPPORTED_SUFFIXES
 from pagereader.sources.discover import (
     BATCH_DIR,
     DOCUMENT_MARKERS,
     glob_documents,
     walk_documents,
 )
+from pagereader.sources.formats import SUPPORTED_SUFFIXES
 
 logger = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pagereader.options import Options
+from pagereader.config.options import Options
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS documents (

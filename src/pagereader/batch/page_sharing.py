@@ -20,7 +20,7 @@ from typing import Literal
 
 from pagereader.batch.storage import BATCH_DIR, Destination
 from pagereader.errors import OutputError
-from pagereader.page_store import PageStore, Row
+from pagereader.reuse.page_store import PageStore, Row
 from pagereader.runtime import SharedPage
 from pagereader.types import PageResult
 

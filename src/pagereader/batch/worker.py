@@ -23,13 +23,12 @@ from pagereader.batch.inputs import InputItem
 from pagereader.batch.manifest import Outcome
 from pagereader.batch.page_sharing import LabelledPages, Sharing, WorkerPages
 from pagereader.batch.storage import Destination
-from pagereader.config_file import override
+from pagereader.config.file import override
+from pagereader.config.options import OpenAIEngineOptions, Options
+from pagereader.document.finish import PagesRead, finish_document, merge_reads
 from pagereader.engine_check import EngineCheck
 from pagereader.errors import InputError, PagereaderError
-from pagereader.finish import PagesRead, finish_document, merge_reads
 from pagereader.heap import bound_heap
-from pagereader.options import OpenAIEngineOptions, Options
-from pagereader.page_store import Row
 from pagereader.pipeline import (
     aparse_to_folder,
     aread_pages,
@@ -37,6 +36,7 @@ from pagereader.pipeline import (
     load_embedded_models,
     make_context,
 )
+from pagereader.reuse.page_store import Row
 from pagereader.runtime import Runtime
 from pagereader.sources import InflateLimits, open_source
 from pagereader.sources.base import RenderedPage

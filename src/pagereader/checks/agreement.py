@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pagereader.checks.base import Subject
-from pagereader.text import char_consistency, normalize
+from pagereader.text.chars import char_consistency, normalize
 from pagereader.types import BlockKind, Finding
 
 _NOT_COMPARED = frozenset({"figure", "formula"})

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pagereader.checks.base import Subject
-from pagereader.text import ARTICLE_NUMBERS, HAN_NUMERALS, normalize
+from pagereader.text.chars import ARTICLE_NUMBERS, HAN_NUMERALS, normalize
 from pagereader.types import Finding, Lang
 
 NUMBER = r"\d+(?:[.,]\d+)*%?"

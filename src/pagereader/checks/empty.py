@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pagereader.checks.base import Subject
-from pagereader.text import normalize
+from pagereader.text.chars import normalize
 from pagereader.types import Finding
 
 _MAY_BE_BLANK = frozenset({"figure"})

@@ -19,7 +19,7 @@ from pagereader.checks.plausibility import (
     odd_latin_words,
     symbol_share,
 )
-from pagereader.text import dominant_script
+from pagereader.text.chars import dominant_script
 from pagereader.types import Finding
 
 CHECK = "picture"

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from pagereader.checks.base import Subject
-from pagereader.text import dominant_script
+from pagereader.text.chars import dominant_script
 from pagereader.types import Finding
 
 MIN_CONFIDENCE = 0.6

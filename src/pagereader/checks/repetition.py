@@ -11,7 +11,7 @@ import re
 import zlib
 
 from pagereader.checks.base import Subject
-from pagereader.text import normalize, strip_markdown
+from pagereader.text.chars import normalize, strip_markdown
 from pagereader.types import Finding
 
 _UNIT = re.compile(r"(.{1,80}?)\1{2,}", re.S)

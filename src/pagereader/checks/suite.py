@@ -9,10 +9,10 @@ from pagereader.checks.empty import check_empty
 from pagereader.checks.plausibility import check_plausibility
 from pagereader.checks.reasoning import check_reasoning
 from pagereader.checks.repetition import check_repetition
-from pagereader.checks.script import check_script
+from pagereader.checks.script_mismatch import check_script
 from pagereader.checks.table import check_table
 from pagereader.checks.truncation import check_truncation
-from pagereader.options import VerifyOptions
+from pagereader.config.options import VerifyOptions
 from pagereader.types import Finding
 
 

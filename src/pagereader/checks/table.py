@@ -14,8 +14,8 @@ from html.parser import HTMLParser
 from rapidfuzz import fuzz
 
 from pagereader.checks.base import Subject
-from pagereader.tables import read_html_tables, read_markdown_tables, row_widths
-from pagereader.text import normalize
+from pagereader.text.chars import normalize
+from pagereader.text.tables import read_html_tables, read_markdown_tables, row_widths
 from pagereader.types import Finding, Table
 
 _STRUCTURE = ("table", "thead", "tbody", "tfoot", "tr", "td", "th")

@@ -14,7 +14,7 @@ from pagereader.cli.extras import needs_extra
 from pagereader.cli.messages import console, output_hint, reading_options, setup_logging
 
 if TYPE_CHECKING:
-    from pagereader.options import Options
+    from pagereader.config.options import Options
 
 
 def _options(
@@ -26,8 +26,8 @@ def _options(
 ) -> Options:
     """The options as ``parse`` reads them: environment, config, then these flags (a bad flag
     is one line naming it, as there)."""
-    from pagereader.config_file import OptionPath
-    from pagereader.settings import resolve_options
+    from pagereader.config.file import OptionPath
+    from pagereader.config.settings import resolve_options
 
     flags: dict[OptionPath, object] = {
         ("render", "dpi"): dpi,

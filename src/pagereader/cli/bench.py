@@ -23,8 +23,8 @@ def bench_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="report folder")] = Path("bench-out"),
 ) -> None:
     """Time every stage of every page; report p50/p95/max per page class against the budget."""
+    from pagereader.config.settings import resolve_options
     from pagereader.render.writer import probe_folder
-    from pagereader.settings import resolve_options
 
     setup_logging(level=logging.ERROR)
     with needs_extra("eval"):

@@ -20,7 +20,7 @@ from pagereader.cli.outputs import load_output, saved_output
 from pagereader.cli.parse import reading_flags
 
 if TYPE_CHECKING:  # the pipeline is imported when a diff runs, not for --help
-    from pagereader.options import Options
+    from pagereader.config.options import Options
     from pagereader.structure.diff import VersionDiff
     from pagereader.types import DocumentResult
 
@@ -67,7 +67,7 @@ NOTE_CHARS = 600
 
 
 def _report(diff: VersionDiff) -> None:
-    from pagereader.structure.diff.report import listed, page_list
+    from pagereader.structure.diff.diff_report import listed, page_list
 
     s = diff.summary
     for note in diff.notes[:WARNING_LINES]:
@@ -117,7 +117,7 @@ def diff_command(
     (modal words, numbers, dates, articles cited) first. Exit code 1 when a version could not
     be read whole."""
     from pagereader.atomic import write_atomic
-    from pagereader.settings import resolve_options
+    from pagereader.config.settings import resolve_options
     from pagereader.structure.diff import (
         diff_documents,
         diff_json_text,

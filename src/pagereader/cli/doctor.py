@@ -20,15 +20,15 @@ from pagereader.cli.messages import reading_options, setup_logging
 
 if TYPE_CHECKING:
     from pagereader.cli.doctor_checks import Check
-    from pagereader.options import Options
+    from pagereader.config.options import Options
 
 WIDTH = 80
 _INDENT = " " * 6
 
 
 def _tesseract_binary(options: Options) -> str:
-    from pagereader.options import TesseractEngineOptions
-    from pagereader.settings import tesseract_binary
+    from pagereader.config.options import TesseractEngineOptions
+    from pagereader.config.settings import tesseract_binary
 
     configured = [o for o in options.engines.values() if isinstance(o, TesseractEngineOptions)]
     return configured[0].binary if configured else tesseract_binary()
@@ -98,7 +98,7 @@ def doctor_command(
     """Say what this machine can read and serve: embedded models, Tesseract and its languages,
     LibreOffice, the configured engines, fonts and extras; for each missing piece what it
     costs and the one command that adds it. Exits 1 when a configured engine fails."""
-    from pagereader.settings import resolve_options
+    from pagereader.config.settings import resolve_options
 
     setup_logging(debug, logging.ERROR)
     with reading_options():

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from pagereader.cli.extras import install_line, missing_requirements
 
 if TYPE_CHECKING:
-    from pagereader.options import RapidOCREngineOptions
+    from pagereader.config.options import RapidOCREngineOptions
 
 _PROBE_TIMEOUT_S = 60
 # what each extra adds (pyproject.toml lists their libraries)
@@ -137,9 +137,9 @@ def check_tesseract(binary: str) -> list[Check]:
 def check_libreoffice() -> list[Check]:
     """LibreOffice (found, its version) and the isolation it would run in."""
     from pagereader.errors import ConfigError
-    from pagereader.sources.office import LIBREOFFICE_INSTALL, OFFICE_SUFFIXES, find_soffice
+    from pagereader.sources.formats import NATIVE_SUFFIXES, OFFICE_SUFFIXES
+    from pagereader.sources.office import LIBREOFFICE_INSTALL, find_soffice
     from pagereader.sources.office_sandbox import choose_isolation
-    from pagereader.sources.unrendered import NATIVE_SUFFIXES
 
     soffice = find_soffice()
     if soffice is None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from pagereader.cli.doctor_checks import Check
 
 if TYPE_CHECKING:
-    from pagereader.options import Options
+    from pagereader.config.options import Options
 
 MODELS_TIMEOUT_S = 10.0
 
@@ -19,7 +19,7 @@ MODELS_TIMEOUT_S = 10.0
 def served_endpoints(options: Options) -> dict[str, tuple[str, str, str]]:
     """Each served engine's name -> (URL, model, API key) it sends its requests to (the router's
     in router mode)."""
-    from pagereader.options import OpenAIEngineOptions
+    from pagereader.config.options import OpenAIEngineOptions
 
     endpoints = {}
     for name, engine in options.engines.items():

@@ -36,14 +36,14 @@ def eval_command(
     debug: Annotated[bool, typer.Option(help="show tracebacks and debug logs")] = False,
 ) -> None:
     """Score engines on datasets; write report.json, report.md and report.html."""
+    from pagereader.config.settings import resolve_options
     from pagereader.render.writer import probe_folder
-    from pagereader.settings import resolve_options
 
     setup_logging(debug, logging.ERROR)
     with needs_extra("eval"):
         from pagereader.evaluate.cases import EvalCase, read_dataset
         from pagereader.evaluate.engines import build_eval_engines
-        from pagereader.evaluate.report import comparison_tables, write_report
+        from pagereader.evaluate.eval_report import comparison_tables, write_report
         from pagereader.evaluate.run_cases import run_eval
     cases: list[EvalCase] = []
     for folder in datasets:

@@ -45,10 +45,10 @@ def mcp_command(
     with needs_extra("mcp"):
         from pagereader.http.auth import TokenStore, check_bind
         from pagereader.integrations.mcp_server import run_http, run_stdio
+    from pagereader.config.settings import resolve_options, service_tokens
     from pagereader.errors import PagereaderError
     from pagereader.integrations.roots import Roots
     from pagereader.integrations.workspace import MIB, Limits, Workspace
-    from pagereader.settings import resolve_options, service_tokens
 
     if transport not in ("stdio", "http"):
         raise fail(f"--transport is stdio or http, got {transport!r}", 2)

@@ -25,9 +25,9 @@ from pagereader.cli.pages import parse_page_spec
 from pagereader.cli.summary import Outcome, flagged_blocks, print_summary
 
 if TYPE_CHECKING:  # the pipeline is imported when a parse runs, not for --help
-    from pagereader.cache import PageCache
-    from pagereader.config_file import OptionPath
-    from pagereader.options import Options
+    from pagereader.config.file import OptionPath
+    from pagereader.config.options import Options
+    from pagereader.reuse.cache import PageCache
     from pagereader.runtime import Runtime
     from pagereader.types import DocumentResult, ErrorItem
 
@@ -95,10 +95,10 @@ async def _run(
     jobs: int = 1,
     reuse_pages: bool = True,
 ) -> list[Outcome]:
-    from pagereader.cache import PageCache
     from pagereader.engine_check import preflight
-    from pagereader.page_store import MemoryPages
     from pagereader.pipeline import make_context
+    from pagereader.reuse.cache import PageCache
+    from pagereader.reuse.page_store import MemoryPages
 
     cache = PageCache(out / CACHE_NAME) if resume else None
     with Progress(
@@ -197,8 +197,8 @@ def parse_command(
 ) -> None:
     """Parse documents into OUT/NAME/document.md, document.json, chunks.jsonl, pages/ and
     timings.json; NAME is the file's stem, made unique within the run (see the summary)."""
+    from pagereader.config.settings import resolve_options
     from pagereader.render.names import output_names
-    from pagereader.settings import resolve_options
 
     setup_logging(debug)
     flags = reading_flags(dpi, pages, password, lang)

@@ -19,7 +19,7 @@ from pagereader.planner.slide import DEFAULT_SLIDE
 
 if TYPE_CHECKING:
     from pagereader.errors import ConfigError
-    from pagereader.planner.report import PlanReport
+    from pagereader.planner.reporting import PlanReport
 
 app = typer.Typer(
     help="Plan serving: memory budgets, what fits where, vllm serve commands.",
@@ -42,7 +42,7 @@ def _fail(err: ConfigError) -> typer.Exit:
 
 
 def _print_table(report: PlanReport) -> None:
-    from pagereader.planner.report import path_lines, table_rows
+    from pagereader.planner.reporting import path_lines, table_rows
 
     console = Console(width=200)
     header, rows = table_rows(report)

@@ -44,9 +44,9 @@ def calibrate_command(
     ] = f"{CROP[0]}x{CROP[1]}",
 ) -> None:
     """Send a short series of requests to each endpoint and fit prefill and decode costs."""
-    from pagereader.config_file import load_config
+    from pagereader.config.file import load_config
+    from pagereader.config.options import OpenAIEngineOptions
     from pagereader.errors import PagereaderError
-    from pagereader.options import OpenAIEngineOptions
     from pagereader.planner.calibrate import calibrate_endpoints
 
     setup_logging()

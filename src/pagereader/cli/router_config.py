@@ -17,9 +17,9 @@ def router_config_command(
 ) -> None:
     """Write the router's YAML (vllm-sr config v0.3) from the same route table the pipeline
     uses, so routing in the client and in the router cannot disagree."""
+    from pagereader.config.options import OpenAIEngineOptions
+    from pagereader.config.settings import resolve_options
     from pagereader.engines.prompts import prompt_set_digest
-    from pagereader.options import OpenAIEngineOptions
-    from pagereader.settings import resolve_options
 
     with needs_extra("router"):
         from pagereader.planner.router import router_config_yaml

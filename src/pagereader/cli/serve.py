@@ -56,10 +56,10 @@ def serve_command(
         from pagereader.http.auth import TokenStore, check_bind
         from pagereader.service.app import create_app
         from pagereader.service.data_lock import DataDirInUseError
-        from pagereader.service.limits import MIB, ServiceLimits
         from pagereader.service.logs import configure_logging
+        from pagereader.service.policy import MIB, ServiceLimits
+    from pagereader.config.settings import resolve_options, service_tokens
     from pagereader.errors import PagereaderError
-    from pagereader.settings import resolve_options, service_tokens
 
     if log_format not in ("text", "json"):
         raise fail("--log-format is text or json", 2)

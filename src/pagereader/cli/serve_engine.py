@@ -46,10 +46,10 @@ def serve_engine_command(
     with needs_extra("service"):
         import uvicorn
 
-        from pagereader.engine_server.app import create_app
+        from pagereader.engine_server.server import create_app
         from pagereader.http.auth import TokenStore, check_bind
+    from pagereader.config.settings import resolve_options, service_tokens
     from pagereader.errors import PagereaderError
-    from pagereader.settings import resolve_options, service_tokens
 
     if ocr not in ("rapidocr", "tesseract"):
         raise fail(f"--ocr must be rapidocr or tesseract, got {ocr!r}", 2)

@@ -16,8 +16,8 @@ from typing import Annotated, Any
 from PIL import Image
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, ValidationError
 
+from pagereader.config.defaults import DEFAULT_MAX_PIXELS, DEFAULT_MIN_PIXELS
 from pagereader.errors import ImageTooLargeError, PagereaderError
-from pagereader.option_defaults import DEFAULT_MAX_PIXELS, DEFAULT_MIN_PIXELS
 from pagereader.sources import check_image_pixels, open_bounded_image
 from pagereader.sources.limits import open_image_header
 

@@ -6,11 +6,11 @@ Tesseract's ``kor`` model; without Tesseract a Korean block is refused rather th
 
 from __future__ import annotations
 
+from pagereader.config.options import RapidOCREngineOptions, TesseractEngineOptions
 from pagereader.engines.base import BlockRequest, EmbeddedEngine
 from pagereader.engines.rapidocr import RapidOCREngine
 from pagereader.engines.tesseract import TESSERACT_HINT, TesseractEngine, tesseract_available
 from pagereader.errors import DependencyError
-from pagereader.options import RapidOCREngineOptions, TesseractEngineOptions
 from pagereader.types import Recognition, Script
 
 

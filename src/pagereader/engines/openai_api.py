@@ -37,16 +37,16 @@ import openai
 from openai import AsyncOpenAI
 from PIL import Image
 
+from pagereader.config.options import OpenAIEngineOptions, RouterOptions
 from pagereader.engines.base import BlockRequest
 from pagereader.engines.breaker import CircuitBreaker
 from pagereader.engines.prompts import max_tokens_for, routing_tag, task_prompt
 from pagereader.engines.retry import Backoff, is_retryable_status, parse_retry_after
 from pagereader.errors import EngineError, EngineRefusedError, EngineUnavailableError
-from pagereader.options import OpenAIEngineOptions, RouterOptions
 from pagereader.pixels import fit_for_upload, image_tokens
 from pagereader.render.otsl import is_otsl, otsl_to_table
 from pagereader.served_errors import ServerError, status_error
-from pagereader.tables import table_to_html, table_to_markdown
+from pagereader.text.tables import table_to_html, table_to_markdown
 from pagereader.types import Block, Recognition
 
 logger = logging.getLogger(__name__)

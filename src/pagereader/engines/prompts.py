@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import get_args
 
-from pagereader.options import OpenAIEngineOptions
+from pagereader.config.options import OpenAIEngineOptions
 from pagereader.types import Task
 
 # the routing tag's format: part of the prompt-set digest, so a new format starts a new cache

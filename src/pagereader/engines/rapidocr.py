@@ -22,12 +22,12 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from pagereader.config.options import RapidOCREngineOptions
 from pagereader.engines.base import BlockRequest, EmbeddedEngine
 from pagereader.engines.det_strips import detect_in_strips
 from pagereader.errors import ConfigError, EngineError
 from pagereader.layout.line_text import join_lines
 from pagereader.layout.quiet import load_quietly
-from pagereader.options import RapidOCREngineOptions
 from pagereader.types import TEXT_KINDS, Recognition, TextLine
 
 logger = logging.getLogger(__name__)

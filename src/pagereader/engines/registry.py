@@ -9,21 +9,21 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
-from pagereader.engines.auto import AutoOCREngine
-from pagereader.engines.base import Engine
-from pagereader.engines.breaker import CircuitBreaker
-from pagereader.engines.rapidocr import RapidOCREngine
-from pagereader.engines.table import TableGridEngine
-from pagereader.engines.tesseract import TesseractEngine
-from pagereader.engines.textlayer import TextLayerEngine
-from pagereader.errors import ConfigError
-from pagereader.options import (
+from pagereader.config.options import (
     OpenAIEngineOptions,
     Options,
     RapidOCREngineOptions,
     TesseractEngineOptions,
     TextLayerEngineOptions,
 )
+from pagereader.engines.auto import AutoOCREngine
+from pagereader.engines.base import Engine
+from pagereader.engines.breaker import CircuitBreaker
+from pagereader.engines.grid import TableGridEngine
+from pagereader.engines.rapidocr import RapidOCREngine
+from pagereader.engines.tesseract import TesseractEngine
+from pagereader.engines.textlayer import TextLayerEngine
+from pagereader.errors import ConfigError
 
 
 class _Named(Protocol):

@@ -22,10 +22,10 @@ from typing import NamedTuple
 import numpy as np
 from PIL import Image
 
+from pagereader.config.options import TesseractEngineOptions
+from pagereader.config.settings import tesseract_binary
 from pagereader.engines.base import BlockRequest, EmbeddedEngine
 from pagereader.errors import DependencyError, EngineError
-from pagereader.options import TesseractEngineOptions
-from pagereader.settings import tesseract_binary
 from pagereader.types import TEXT_KINDS, Recognition, TextLine
 
 TESSERACT_INSTALL = (

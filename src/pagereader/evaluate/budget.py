@@ -9,11 +9,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pagereader.options import Options
+from pagereader.config.options import Options
 from pagereader.pipeline import aparse, make_context
-from pagereader.sources import SUPPORTED_SUFFIXES
-from pagereader.sources.image import IMAGE_SUFFIXES
-from pagereader.sources.office import OFFICE_SUFFIXES
+from pagereader.sources.formats import IMAGE_SUFFIXES, OFFICE_SUFFIXES, SUPPORTED_SUFFIXES
 from pagereader.timing import timings_document
 from pagereader.types import PageResult
 

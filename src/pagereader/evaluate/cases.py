@@ -26,8 +26,8 @@ from pagereader.evalset_manifest import MANIFEST_NAME, guess_lang
 from pagereader.evalset_manifest import read_manifest as read_manifest_entries
 from pagereader.evaluate.metrics import critical_patterns
 from pagereader.evaluate.olmocr import OlmoRule, baseline_rules, load_rules
-from pagereader.sources.image import IMAGE_SUFFIXES
-from pagereader.text import strip_markdown
+from pagereader.sources.formats import IMAGE_SUFFIXES
+from pagereader.text.chars import strip_markdown
 
 logger = logging.getLogger(__name__)
 

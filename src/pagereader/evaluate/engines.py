@@ -10,9 +10,9 @@ import asyncio
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 
+from pagereader.config.options import Options
 from pagereader.engines.registry import builtin_engine_names
 from pagereader.errors import ConfigError
-from pagereader.options import Options
 from pagereader.pipeline import aparse, make_context
 from pagereader.types import DocumentResult
 

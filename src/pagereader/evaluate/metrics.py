@@ -17,9 +17,9 @@ from rapidfuzz.distance import Levenshtein
 
 from pagereader.checks.critical import DEFAULT_CRITICAL as CHECK_PATTERNS
 from pagereader.checks.critical import NUMBER, classed_tokens, token_changes
-from pagereader.tables import read_html_tables, read_tables
-from pagereader.text import char_consistency as char_consistency
-from pagereader.text import normalize as normalize
+from pagereader.text.chars import char_consistency as char_consistency
+from pagereader.text.chars import normalize as normalize
+from pagereader.text.tables import read_html_tables, read_tables
 from pagereader.types import Table
 
 logger = logging.getLogger(__name__)

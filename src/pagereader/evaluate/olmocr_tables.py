@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pagereader.tables import read_tables
+from pagereader.text.tables import read_tables
 from pagereader.types import Table
 
 

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pagereader.evaluate.cases import EvalCase
+from pagereader.evaluate.eval_report import EvalReport, PageRow, RuleRow, WorstPage, summarize
 from pagereader.evaluate.metrics import (
     SPACE_DELIMITED,
     cer,
@@ -29,7 +30,6 @@ from pagereader.evaluate.metrics import (
     wer,
 )
 from pagereader.evaluate.olmocr import check_rule
-from pagereader.evaluate.report import EvalReport, PageRow, RuleRow, WorstPage, summarize
 
 logger = logging.getLogger(__name__)
 

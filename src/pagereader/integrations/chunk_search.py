@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from pagereader.errors import InputError
 from pagereader.structure.chunks import read_chunks_jsonl
-from pagereader.text import normalize
+from pagereader.text.chars import normalize
 from pagereader.types import Chunk
 
 CHUNKS_FILE = "chunks.jsonl"

@@ -28,7 +28,7 @@ from docling_core.types.doc import (
 )
 
 from pagereader.structure.headings import with_headings
-from pagereader.tables import read_tables
+from pagereader.text.tables import read_tables
 from pagereader.types import BlockResult, DocumentResult, PageResult, Table
 
 _MARKER = re.compile(

@@ -23,6 +23,7 @@ except ModuleNotFoundError as exc:  # said in one line, naming the extra to inst
         f"{exc.name} is missing: {install_line('langchain')}", name=exc.name
     ) from exc
 
+from pagereader.config.options import Options
 from pagereader.integrations.loading import (
     ON_ERROR,
     OnError,
@@ -32,7 +33,6 @@ from pagereader.integrations.loading import (
     on_error_choice,
     parsed_chunks,
 )
-from pagereader.options import Options
 from pagereader.types import ErrorItem
 
 

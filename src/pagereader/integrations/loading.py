@@ -17,8 +17,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from pagereader.config.options import Options
 from pagereader.errors import PagereaderError
-from pagereader.options import Options
 from pagereader.pipeline import parse
 from pagereader.structure.chunks import chunks
 from pagereader.types import Chunk, DocumentResult, ErrorItem

@@ -15,14 +15,14 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pagereader import atomic
-from pagereader.cache import file_digest
+from pagereader.config.options import Options
 from pagereader.errors import InputError, UnsupportedFormatError
 from pagereader.integrations.roots import Roots
-from pagereader.options import Options
 from pagereader.pipeline import aparse_to_folder, make_context
 from pagereader.render.names import output_names
 from pagereader.render.writer import probe_folder
-from pagereader.sources import SUPPORTED_SUFFIXES, supported_types
+from pagereader.reuse.cache import file_digest
+from pagereader.sources.formats import SUPPORTED_SUFFIXES, supported_types
 from pagereader.types import DocumentResult
 
 MIB = 1024 * 1024

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pagereader.hyphens import keeps_hyphen, vocabulary
-from pagereader.text import is_cjk
+from pagereader.text.chars import is_cjk
+from pagereader.text.hyphens import keeps_hyphen, vocabulary
 from pagereader.types import BBox, Block, TextLine
 
 

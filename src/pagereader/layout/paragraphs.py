@@ -23,7 +23,7 @@ from pagereader.layout.block_kinds import (
 )
 from pagereader.layout.gutters import crosses, cut_at_gutters
 from pagereader.layout.line_text import join_lines, size_of, union
-from pagereader.text import ends_sentence, starts_with_article_number
+from pagereader.text.chars import ends_sentence, starts_with_article_number
 from pagereader.types import BBox, Block, TextLine
 
 logger = logging.getLogger(__name__)

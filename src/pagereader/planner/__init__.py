@@ -15,14 +15,14 @@ if TYPE_CHECKING:
     from pagereader.pixels import smart_resize
     from pagereader.planner.catalog import MODELS, ModelSpec, get_model
     from pagereader.planner.hardware import GPUS, GpuSpec, get_gpu
-    from pagereader.planner.layouts import GpuSet, Layout, fit, parse_gpus, recommend
     from pagereader.planner.memory import (
         kv_bytes_per_token,
         linear_state_bytes,
         visual_tokens,
         weights_bytes,
     )
-    from pagereader.planner.report import (
+    from pagereader.planner.placement import GpuSet, Layout, fit, parse_gpus, recommend
+    from pagereader.planner.reporting import (
         ModelReport,
         PlanReport,
         markdown,
@@ -33,24 +33,24 @@ if TYPE_CHECKING:
 
 _HOMES = {
     "GPUS": "pagereader.planner.hardware",
-    "GpuSet": "pagereader.planner.layouts",
+    "GpuSet": "pagereader.planner.placement",
     "GpuSpec": "pagereader.planner.hardware",
-    "Layout": "pagereader.planner.layouts",
+    "Layout": "pagereader.planner.placement",
     "MODELS": "pagereader.planner.catalog",
-    "ModelReport": "pagereader.planner.report",
+    "ModelReport": "pagereader.planner.reporting",
     "ModelSpec": "pagereader.planner.catalog",
-    "PlanReport": "pagereader.planner.report",
+    "PlanReport": "pagereader.planner.reporting",
     "emit_config": "pagereader.planner.vllm",
-    "fit": "pagereader.planner.layouts",
+    "fit": "pagereader.planner.placement",
     "get_gpu": "pagereader.planner.hardware",
     "get_model": "pagereader.planner.catalog",
     "kv_bytes_per_token": "pagereader.planner.memory",
     "linear_state_bytes": "pagereader.planner.memory",
-    "markdown": "pagereader.planner.report",
-    "model_report": "pagereader.planner.report",
-    "parse_gpus": "pagereader.planner.layouts",
-    "plan_report": "pagereader.planner.report",
-    "recommend": "pagereader.planner.layouts",
+    "markdown": "pagereader.planner.reporting",
+    "model_report": "pagereader.planner.reporting",
+    "parse_gpus": "pagereader.planner.placement",
+    "plan_report": "pagereader.planner.reporting",
+    "recommend": "pagereader.planner.placement",
     "serve_command": "pagereader.planner.vllm",
     "smart_resize": "pagereader.pixels",
     "visual_tokens": "pagereader.planner.memory",

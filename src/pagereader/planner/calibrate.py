@@ -40,8 +40,8 @@ import httpx
 from PIL import Image, ImageDraw
 
 from pagereader import aio
+from pagereader.config.options import OpenAIEngineOptions
 from pagereader.errors import ConfigError
-from pagereader.options import OpenAIEngineOptions
 from pagereader.planner.calibrate_fit import (
     CalibrationError,
     Sample,

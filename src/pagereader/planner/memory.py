@@ -10,8 +10,8 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
+from pagereader.config.defaults import DEFAULT_MAX_PIXELS, DEFAULT_MIN_PIXELS
 from pagereader.errors import ConfigError
-from pagereader.option_defaults import DEFAULT_MAX_PIXELS, DEFAULT_MIN_PIXELS
 from pagereader.pixels import smart_resize
 from pagereader.planner.catalog import ModelSpec
 from pagereader.planner.hardware import GpuSpec

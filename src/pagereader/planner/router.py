@@ -24,8 +24,8 @@ from urllib.parse import urlsplit
 
 import yaml
 
+from pagereader.config.options import OpenAIEngineOptions, Options, RouterCacheOptions
 from pagereader.errors import ConfigError
-from pagereader.options import OpenAIEngineOptions, Options, RouterCacheOptions
 
 AUTO_MODEL = "vllm-sr/auto"
 DEFAULT_LISTENER_PORT = 8899

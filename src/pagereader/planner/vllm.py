@@ -13,8 +13,8 @@ import json
 
 from pagereader.planner.catalog import ModelSpec
 from pagereader.planner.hardware import GpuSpec
-from pagereader.planner.layouts import MAX_NUM_SEQS, Instance, Layout
 from pagereader.planner.memory import MAX_MODEL_LEN, REQUEST_MIN_PIXELS, SERVE_MAX_PIXELS
+from pagereader.planner.placement import MAX_NUM_SEQS, Instance, Layout
 
 HOST = "127.0.0.1"
 #: Lets each request carry its own pixel bounds; without it vLLM answers them 400.

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from pagereader.render.md_escape import escape_html
 from pagereader.render.review import review_marker
-from pagereader.tables import html_to_table
+from pagereader.text.tables import html_to_table
 from pagereader.types import BlockResult, DocumentResult, PageResult
 
 _BULLET = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶‣⁃∙·\-\*–—]\s*")

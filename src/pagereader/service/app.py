@@ -23,20 +23,20 @@ from fastapi import FastAPI, Query, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from pagereader.config.options import Options
 from pagereader.http.auth import ANONYMOUS, TokenStore
 from pagereader.http.errors import ServiceError
 from pagereader.http.origin import OriginGuard
-from pagereader.options import Options
 from pagereader.service.deps import Admin, Reader, Reviewer
 from pagereader.service.error_handlers import install_error_handlers
 from pagereader.service.jobs.store import FINISHED, JOB_STATUSES
 from pagereader.service.jobs.submit import submit_upload
-from pagereader.service.limits import ServiceLimits
-from pagereader.service.metrics import CONTENT_TYPE
-from pagereader.service.reviews.routes import review_router
+from pagereader.service.policy import ServiceLimits
+from pagereader.service.prometheus import CONTENT_TYPE
+from pagereader.service.reviews.api import review_router
 from pagereader.service.schemas import ChunkList, Deleted, Health, JobPage, JobView, Submitted
 from pagereader.service.sessions import SessionStore, set_session_cookie
-from pagereader.service.ui.routes import LoginRequired, static_files, ui_router
+from pagereader.service.ui.views import LoginRequired, static_files, ui_router
 from pagereader.service.workers import Service
 from pagereader.structure.chunks import read_chunks_jsonl
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from fastapi import Request, Response
 
 from pagereader.http.auth import COOKIE, CSRF_HEADER, Principal, Role
-from pagereader.service.store import open_store
+from pagereader.service.sqlite import open_store
 
 __all__ = [
     "COOKIE",

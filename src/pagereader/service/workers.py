@@ -16,17 +16,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pagereader.atomic import sweep_staged
-from pagereader.cache import PageCache
+from pagereader.config.options import Options
 from pagereader.engine_check import EngineCheck
 from pagereader.errors import PagereaderError, PasswordRequiredError
-from pagereader.options import Options
 from pagereader.pipeline import aparse_to_folder, make_context
+from pagereader.reuse.cache import PageCache
 from pagereader.runtime import ProgressEvent
 from pagereader.service.data_lock import DataDirLock
 from pagereader.service.jobs.store import FINISHED, Job, JobStore
-from pagereader.service.limits import ServiceLimits
 from pagereader.service.logs import job_context
-from pagereader.service.metrics import ServiceMetrics
+from pagereader.service.policy import ServiceLimits
+from pagereader.service.prometheus import ServiceMetrics
 from pagereader.service.reviews.corrections import ReviewStore, load_original, regenerate
 from pagereader.service.reviews.crops import CleanPages
 from pagereader.structure.chunks import chunks_file

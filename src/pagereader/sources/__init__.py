@@ -9,7 +9,13 @@ from pathlib import Path
 
 from pagereader.errors import CorruptFileError, UnsupportedFormatError
 from pagereader.sources.base import RenderedPage, SourceDocument
-from pagereader.sources.image import IMAGE_SUFFIXES, ImageSource
+from pagereader.sources.formats import (
+    IMAGE_SUFFIXES,
+    NATIVE_SUFFIXES,
+    SUPPORTED_SUFFIXES,
+    supported_types,
+)
+from pagereader.sources.image import ImageSource
 from pagereader.sources.limits import (
     InflateLimits,
     apply_pillow_limit,
@@ -17,7 +23,6 @@ from pagereader.sources.limits import (
     open_bounded_image,
 )
 from pagereader.sources.office import (
-    OFFICE_SUFFIXES,
     check_package,
     convert_to_pdf,
     find_soffice,
@@ -25,16 +30,8 @@ from pagereader.sources.office import (
 )
 from pagereader.sources.pdf import PdfSource
 from pagereader.sources.sniff import mislabel_warning, mislabelled, sniff
-from pagereader.sources.unrendered import NATIVE_SUFFIXES, open_unrendered
+from pagereader.sources.unrendered import open_unrendered
 from pagereader.types import DeckInfo
-
-SUPPORTED_SUFFIXES = frozenset({".pdf"}) | IMAGE_SUFFIXES | OFFICE_SUFFIXES
-
-
-def supported_types() -> str:
-    """The file types pagereader reads, as every message that lists them writes them."""
-    return ", ".join(sorted(SUPPORTED_SUFFIXES))
-
 
 __all__ = [
     "SUPPORTED_SUFFIXES",

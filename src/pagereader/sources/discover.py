@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pagereader.atomic import is_staged
-from pagereader.sources import SUPPORTED_SUFFIXES
+from pagereader.sources.formats import SUPPORTED_SUFFIXES
 
 logger = logging.getLogger(__name__)
 

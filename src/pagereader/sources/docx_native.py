@@ -31,7 +31,7 @@ from pagereader.sources.docx_parts import (
     read_table,
     w,
 )
-from pagereader.tables import table_to_html, table_to_markdown
+from pagereader.text.tables import table_to_html, table_to_markdown
 from pagereader.types import Attempt, BBox, Block, BlockKind, BlockResult, Table, TextLine
 
 DOCX_ENGINE = "docx"

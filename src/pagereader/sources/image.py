@@ -16,8 +16,6 @@ from pagereader.errors import CorruptFileError, ImageTooLargeError
 from pagereader.sources.base import RenderedPage
 from pagereader.sources.limits import BUDGET_KEY, check_pixels, fit_scale, open_image_header
 
-IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".bmp"})
-
 
 class ImageSource:
     """An image file; multi-frame TIFFs give one page per frame."""

@@ -27,8 +27,8 @@ from typing import IO
 
 from PIL import Image, UnidentifiedImageError
 
+from pagereader.config.options import DEFAULT_MAX_DOCUMENT_INFLATED_MB, DEFAULT_MAX_INFLATED_MB
 from pagereader.errors import CorruptFileError, ImageTooLargeError, InflatesTooLargeError
-from pagereader.options import DEFAULT_MAX_DOCUMENT_INFLATED_MB, DEFAULT_MAX_INFLATED_MB
 
 BUDGET_KEY = "render.max_image_pixels"
 INFLATED_KEY = "limits.max_inflated_mb"

@@ -21,16 +21,15 @@ from functools import partial
 from pathlib import Path
 from typing import IO
 
+from pagereader.config.settings import soffice_binary
 from pagereader.errors import CorruptFileError, DependencyError
-from pagereader.settings import soffice_binary
+from pagereader.sources.formats import SLIDE_SUFFIXES
 from pagereader.sources.limits import InflateLimits, InflateMeter, inflate
 from pagereader.sources.office_sandbox import isolated, prepare_profile
 
 logger = logging.getLogger(__name__)
 
-OFFICE_SUFFIXES = frozenset({".pptx", ".docx", ".ppt", ".doc", ".odp", ".odt"})
 _CONVERT_TIMEOUT_S = 180
-SLIDE_SUFFIXES = frozenset({".pptx", ".ppt", ".odp"})
 # binary formats hold no XML to clean: LibreOffice, isolated, converts them to theirs first
 _BINARY_FORMATS = {".ppt": "pptx", ".doc": "docx"}
 # hidden slides too, so that page N is slide N (the native reader marks them hidden)

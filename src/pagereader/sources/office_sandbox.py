@@ -27,8 +27,8 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
+from pagereader.config.settings import office_isolation
 from pagereader.errors import ConfigError
-from pagereader.settings import office_isolation
 
 logger = logging.getLogger(__name__)
 

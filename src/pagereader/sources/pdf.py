@@ -20,13 +20,13 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from PIL import Image
 
-from pagereader.bidi import logical_lines
 from pagereader.errors import CorruptFileError, PasswordRequiredError
-from pagereader.mojibake import mojibake_chars
 from pagereader.sources.base import RenderedPage
 from pagereader.sources.limits import BUDGET_KEY, InflateLimits, InflateMeter, fit_scale
 from pagereader.sources.pdf_streams import check_streams
-from pagereader.text import is_cjk, is_hangul
+from pagereader.text.bidi import logical_lines
+from pagereader.text.chars import is_cjk, is_hangul
+from pagereader.text.mojibake import mojibake_chars
 from pagereader.types import BBox, TextLayerStats, TextLine
 
 logger = logging.getLogger(__name__)

@@ -19,7 +19,7 @@ from lxml import etree
 from pptx.enum.shapes import PP_PLACEHOLDER
 
 from pagereader.sources.pptx_charts import read_chart
-from pagereader.tables import table_to_html, table_to_markdown
+from pagereader.text.tables import table_to_html, table_to_markdown
 from pagereader.types import BBox, BlockKind, Table, TableCell
 
 logger = logging.getLogger(__name__)

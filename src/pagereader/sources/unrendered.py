@@ -21,8 +21,6 @@ from pagereader.sources.limits import BUDGET_KEY, fit_scale
 from pagereader.sources.office import LIBREOFFICE_HINT, read_slide_notes
 from pagereader.types import DeckInfo
 
-NATIVE_SUFFIXES = frozenset({".pptx", ".docx"})
-"""Office files read from their own XML when LibreOffice is missing."""
 EMU_PER_POINT = 12700.0
 
 

@@ -18,19 +18,19 @@ from collections.abc import Iterable, Sequence
 import cv2
 import numpy as np
 
+from pagereader.config.options import ClassifyOptions
 from pagereader.engines.auto import embedded_engine_for
 from pagereader.engines.tesseract import TESSERACT_INSTALL
 from pagereader.layout.table_grid import find_ruled_tables
-from pagereader.options import ClassifyOptions
 from pagereader.runtime import Runtime
 from pagereader.sources.base import RenderedPage
 from pagereader.stages.detection_size import detection_options
+from pagereader.stages.engine_routes import resolve_route
 from pagereader.stages.native import classify_native
 from pagereader.stages.page_budget import text_layer_over
-from pagereader.stages.routes import resolve_route
 from pagereader.stages.script import SCRIPT_OF_LANG, upright_and_script
 from pagereader.stages.state import PageState
-from pagereader.text import count_scripts, script_of
+from pagereader.text.chars import count_scripts, script_of
 from pagereader.types import (
     BBox,
     ErrorItem,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from pagereader.options import RapidOCREngineOptions
+from pagereader.config.options import RapidOCREngineOptions
 from pagereader.sources.base import RenderedPage
 
 MAX_DETECTION_SIDE = 1600

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pagereader.options import OpenAIEngineOptions, Options
+from pagereader.config.options import OpenAIEngineOptions, Options
 from pagereader.served_errors import classify
 from pagereader.types import Attempt, ErrorItem, PageResult
 

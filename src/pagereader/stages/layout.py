@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from pagereader.layout.detector import detect_regions
-from pagereader.layout.labels import attach_labels
+from pagereader.layout.label_columns import attach_labels
 from pagereader.layout.paragraphs import group_lines
 from pagereader.layout.reading_order import order_blocks
 from pagereader.layout.regions import merge_layout_regions

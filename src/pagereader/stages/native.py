@@ -8,10 +8,10 @@ stage hands such a page on as it is, and the decision says why.
 
 from __future__ import annotations
 
-from pagereader.options import ClassifyOptions
+from pagereader.config.options import ClassifyOptions
 from pagereader.sources.base import NativeSlide
 from pagereader.stages.state import PageState
-from pagereader.text import count_scripts, script_of
+from pagereader.text.chars import count_scripts, script_of
 from pagereader.types import Block, PageDecision, PageFeatures
 
 

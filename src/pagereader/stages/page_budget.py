@@ -18,8 +18,8 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from pagereader.config.options import BudgetOptions, ClassifyOptions
 from pagereader.errors import PagereaderError
-from pagereader.options import BudgetOptions, ClassifyOptions
 from pagereader.types import Block, BlockResult, ErrorItem, Finding, Verdict
 
 CHARS_KEY = "classify.max_page_chars"

@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from PIL import Image
 
+from pagereader.config.options import RapidOCREngineOptions
 from pagereader.engines.rapidocr import (
     Detection,
     crop_quads,
@@ -31,9 +32,8 @@ from pagereader.engines.rapidocr import (
 )
 from pagereader.engines.tesseract import StripRead, read_line_strip
 from pagereader.errors import EngineError
-from pagereader.options import RapidOCREngineOptions
 from pagereader.sources.base import RenderedPage
-from pagereader.text import count_scripts
+from pagereader.text.chars import count_scripts
 from pagereader.types import BBox, Script, TextLine
 
 logger = logging.getLogger(__name__)

@@ -22,7 +22,7 @@ from pagereader.render.markdown import block_markdown
 from pagereader.runtime import Runtime
 from pagereader.sources.base import RenderedPage
 from pagereader.stages.state import PageState
-from pagereader.text import normalize
+from pagereader.text.chars import normalize
 from pagereader.types import BBox, Block, BlockResult, Finding, Verdict
 
 MIN_FUZZY_CHARS = 4

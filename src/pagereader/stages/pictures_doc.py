@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from pagereader.options import Options
+from pagereader.config.options import Options
 from pagereader.render.markdown import block_markdown, document_markdown, page_markdown
 from pagereader.stages.pictures import fold, held
 from pagereader.types import (

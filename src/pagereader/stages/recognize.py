@@ -25,8 +25,8 @@ from PIL import Image
 from pagereader.engines.base import BlockRequest, crop_box
 from pagereader.errors import EngineError, PagereaderError
 from pagereader.runtime import Runtime
+from pagereader.stages.engine_routes import resolve_route, task_for
 from pagereader.stages.page_budget import PageBudget, PageStopped
-from pagereader.stages.routes import resolve_route, task_for
 from pagereader.stages.state import PageState
 from pagereader.types import (
     Attempt,

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 
+from pagereader.config.options import VerifyOptions
 from pagereader.engines.base import crop_box
 from pagereader.errors import PagereaderError
-from pagereader.options import VerifyOptions
 from pagereader.protocols import ServedEngine
 from pagereader.runtime import Runtime
 from pagereader.stages.finer_render import MAX_RETRY_DPI, finer_scale, finer_size

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
+from pagereader.config.options import RapidOCREngineOptions
 from pagereader.engines.rapidocr import Detection, crop_quads, detect, recognize_crops
 from pagereader.engines.tesseract import read_line_strip, tesseract_available
-from pagereader.options import RapidOCREngineOptions
 from pagereader.sources.base import RenderedPage
-from pagereader.text import count_scripts, script_of
+from pagereader.text.chars import count_scripts, script_of
 from pagereader.types import Script
 
 SCRIPT_OF_LANG: dict[str, Script] = {"en": "latin", "zh-Hant": "han", "ko": "hangul"}

@@ -11,9 +11,9 @@ from __future__ import annotations
 from pagereader.layout.line_text import join_lines
 from pagereader.layout.paragraphs import group_lines
 from pagereader.layout.reading_order import order_blocks
-from pagereader.mojibake import mojibake_chars
 from pagereader.stages.state import PageState
-from pagereader.text import normalize
+from pagereader.text.chars import normalize
+from pagereader.text.mojibake import mojibake_chars
 from pagereader.types import BlockResult
 
 OCR_SHARE = 0.5

@@ -19,10 +19,11 @@ import time
 from pagereader.checks import Possible, Subject, choose_action, run_checks
 from pagereader.checks.base import ReferenceSource
 from pagereader.checks.plausibility import page_findings
+from pagereader.config.options import Options
 from pagereader.engines.textlayer import TextLayerEngine
 from pagereader.errors import PagereaderError
-from pagereader.options import Options
 from pagereader.runtime import Runtime
+from pagereader.stages.engine_routes import resolve_route
 from pagereader.stages.finer_render import finer_crop
 from pagereader.stages.page_budget import unverified
 from pagereader.stages.recognize import (
@@ -32,7 +33,6 @@ from pagereader.stages.recognize import (
     recognize_block,
 )
 from pagereader.stages.retry_pixels import Gain, no_gain, pixel_gain, raised_pixels
-from pagereader.stages.routes import resolve_route
 from pagereader.stages.state import PageState
 from pagereader.types import (
     TEXT_KINDS,

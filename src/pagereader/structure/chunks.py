@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from pagereader.options import ChunkTokenizer, Options, OutputOptions
+from pagereader.config.options import ChunkTokenizer, Options, OutputOptions
 from pagereader.structure.joined import Piece, document_pieces, union
 from pagereader.structure.sections import Section, document_sections
 from pagereader.structure.split import clauses, hard_cut, sentences, table_parts

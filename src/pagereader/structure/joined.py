@@ -16,8 +16,13 @@ from pagereader.render.markdown import markdown_spans, notes_markdown
 from pagereader.structure.headings import heading_text
 from pagereader.structure.numbering import ITEM, opening
 from pagereader.structure.tree import BODY_KINDS, block_parts, carry
-from pagereader.tables import read_tables, table_to_html, table_to_markdown, without_unused_columns
-from pagereader.text import ends_sentence, normalize
+from pagereader.text.chars import ends_sentence, normalize
+from pagereader.text.tables import (
+    read_tables,
+    table_to_html,
+    table_to_markdown,
+    without_unused_columns,
+)
 from pagereader.types import BBox, BlockResult, DocumentResult, Table
 
 _FURNITURE = frozenset({"header", "footer"})

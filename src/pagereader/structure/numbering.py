@@ -11,7 +11,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from pagereader.text import HAN_NUMERALS
+from pagereader.text.chars import HAN_NUMERALS
 from pagereader.types import NodeKind
 
 _HAN_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "兩": 2, "三": 3, "四": 4}

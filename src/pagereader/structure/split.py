@@ -14,8 +14,8 @@ import regex
 
 from pagereader.structure.numbering import citation_spans
 from pagereader.structure.tokens import TokenCounter
-from pagereader.tables import table_to_html, table_to_markdown
-from pagereader.text import CJK_PUNCTUATION_RANGES, HAN_RANGES, KANA_RANGES
+from pagereader.text.chars import CJK_PUNCTUATION_RANGES, HAN_RANGES, KANA_RANGES
+from pagereader.text.tables import table_to_html, table_to_markdown
 from pagereader.types import Table
 
 _SENTENCE_END = re.compile(r"(?<=[。！？])|(?<=[.!?])(?=\s)|(?<=[.!?][\"”’)）])(?=\s)")

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pagereader.options import ChunkTokenizer
+from pagereader.config.options import ChunkTokenizer
 
 TokenCounter = Callable[[str], int]
 

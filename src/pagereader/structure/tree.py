@@ -26,7 +26,7 @@ from pagereader.structure.numbering import (
     node_id,
     opening,
 )
-from pagereader.text import ends_sentence
+from pagereader.text.chars import ends_sentence
 from pagereader.types import BlockResult, NodeKind, PageResult, StructureNode, TextLine
 
 T = TypeVar("T")

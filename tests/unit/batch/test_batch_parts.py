@@ -15,8 +15,8 @@ from pagereader.batch.page_sharing import sharing_mode
 from pagereader.batch.progress import BatchStats
 from pagereader.batch.storage import Destination
 from pagereader.batch.worker import actor_options, page_ranges
+from pagereader.config.options import OpenAIEngineOptions, Options
 from pagereader.errors import InputError
-from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.timing import percentile
 
 

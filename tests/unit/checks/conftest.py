@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from pagereader.checks import Possible, Subject, choose_action, run_checks
-from pagereader.options import VerifyOptions
+from pagereader.config.options import VerifyOptions
 from pagereader.types import Finding, VerdictOutcome
 
 Judge = Callable[[Subject, Possible], tuple[list[Finding], VerdictOutcome]]

@@ -4,7 +4,7 @@ from typing import Any
 
 from pagereader.checks import Possible, Subject
 from pagereader.checks.agreement import check_agreement, consistency
-from pagereader.options import VerifyOptions
+from pagereader.config.options import VerifyOptions
 
 REFERENCE = (
     "Section 2.3 The Processor must notify the Controller within 48 hours after\n"

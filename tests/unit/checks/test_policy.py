@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from pagereader.checks import Possible, choose_action
-from pagereader.options import VerifyOptions, VerifyRemedy
+from pagereader.config.options import VerifyOptions, VerifyRemedy
 from pagereader.types import Finding
 
 REMEDIES = VerifyOptions().remedies

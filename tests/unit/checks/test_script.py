@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from pagereader.checks import Possible, Subject
-from pagereader.checks.script import check_script
+from pagereader.checks.script_mismatch import check_script
 
 KO = (
     "제3조(관리비 납부) 입주자는 매월 25일까지 관리비를 납부하여야 한다. 다만, 부득이한 사유가\n"

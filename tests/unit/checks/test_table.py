@@ -5,7 +5,7 @@ from typing import Any
 from pagereader.checks import Possible, Subject
 from pagereader.checks.base import ReferenceSource
 from pagereader.checks.table import check_table, html_problems
-from pagereader.tables import html_to_table, slot_rows
+from pagereader.text.tables import html_to_table, slot_rows
 
 # The quarterly table of the sample deck, as its text layer reads it.
 REFERENCE = "Region Q1 Q2 Q3\nNorth 120 135 150\nSouth 98 101 117"

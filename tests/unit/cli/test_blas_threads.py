@@ -8,7 +8,7 @@ import sys
 
 
 def _blas_threads(env: dict[str, str]) -> str:
-    code = "import pagereader.cli.app, numpy, os\nprint(os.environ['OPENBLAS_NUM_THREADS'])\n"
+    code = "import pagereader.cli.main, numpy, os\nprint(os.environ['OPENBLAS_NUM_THREADS'])\n"
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pagereader.cli import extras
-from pagereader.cli.app import app
+from pagereader.cli.main import app
 from pagereader.errors import install_line
 
 REPO = Path(__file__).resolve().parents[3]
@@ -31,7 +31,7 @@ def _python(code: str) -> subprocess.CompletedProcess[str]:
 def test_the_core_imports_no_optional_library() -> None:
     done = _python(
         "import sys\n"
-        "import pagereader, pagereader.pipeline, pagereader.cli.app\n"
+        "import pagereader, pagereader.pipeline, pagereader.cli.main\n"
         f"print(sorted(m for m in {OPTIONAL!r} if m in sys.modules))\n"
     )
     assert done.returncode == 0, done.stderr
@@ -43,7 +43,7 @@ def test_a_missing_extra_is_named_in_one_line() -> None:
         "import sys\n"
         "sys.modules['apted'] = None\n"  # as if the eval extra were not installed
         "sys.argv = ['pagereader', 'eval', '.']\n"
-        "from pagereader.cli.app import main\n"
+        "from pagereader.cli.main import main\n"
         "main()\n"
     )
     assert done.returncode == 1
@@ -53,7 +53,7 @@ def test_a_missing_extra_is_named_in_one_line() -> None:
         "import sys\n"
         "sys.modules['yaml'] = None\n"
         "sys.argv = ['pagereader', 'router-config', '--config', 'x.toml']\n"
-        "from pagereader.cli.app import main\n"
+        "from pagereader.cli.main import main\n"
         "main()\n"
     )
     assert router.returncode == 1 and install_line("router") in router.stderr
@@ -61,7 +61,7 @@ def test_a_missing_extra_is_named_in_one_line() -> None:
         "import sys\n"
         "sys.modules['docling_core'] = None\n"
         "sys.argv = ['pagereader', 'export-docling', 'document.json', '-o', 'out.json']\n"
-        "from pagereader.cli.app import main\n"
+        "from pagereader.cli.main import main\n"
         "main()\n"
     )
     lines = docling.stderr.strip().splitlines()
@@ -71,7 +71,7 @@ def test_a_missing_extra_is_named_in_one_line() -> None:
         "import sys\n"
         "sys.modules['mcp'] = None\n"
         "sys.argv = ['pagereader', 'mcp', '--root', '.']\n"
-        "from pagereader.cli.app import main\n"
+        "from pagereader.cli.main import main\n"
         "main()\n"
     )
     assert mcp.returncode == 1 and "Traceback" not in mcp.stderr

@@ -46,7 +46,7 @@ def _heavy(modules: list[str], allowed: tuple[str, ...] = ()) -> list[str]:
 )
 def test_help_imports_no_pipeline(command: list[str]) -> None:
     code = (
-        "from pagereader.cli.app import app\n"
+        "from pagereader.cli.main import app\n"
         f"try:\n    app({[*command, '--help']!r}, standalone_mode=False)\n"
         "except SystemExit:\n    pass"
     )
@@ -70,7 +70,7 @@ def test_import_pagereader_is_light_and_its_names_resolve() -> None:
 
 def test_the_planner_package_names_resolve() -> None:
     import pagereader.planner as planner
-    from pagereader.planner.layouts import fit
+    from pagereader.planner.placement import fit
 
     assert planner.fit is fit
     for name in planner.__all__:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pagereader.cli.app import app
+from pagereader.cli.main import app
 
 
 def _errors(args: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, list[str]]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pagereader.cli.app import app
+from pagereader.cli.main import app
 
 DECK = Path(__file__).parents[3] / "examples" / "deck.pdf"
 

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from pagereader.config.options import RapidOCREngineOptions
 from pagereader.engines import det_strips, rapidocr
 from pagereader.engines.det_strips import STRIP_OVERLAP, STRIP_PIXELS, scaled_size, strip_cores
-from pagereader.options import RapidOCREngineOptions
 
 from shared_data import shared
 

@@ -7,7 +7,7 @@ from fastapi.testclient import TestClient
 from openai.types import Model
 from openai.types.chat import ChatCompletion
 
-from pagereader.engine_server.app import completion, create_app
+from pagereader.engine_server.server import completion, create_app
 
 
 def test_a_completion_is_an_openai_chat_completion() -> None:

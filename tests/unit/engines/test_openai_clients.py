@@ -7,8 +7,8 @@ import gc
 
 from openai import AsyncOpenAI
 
+from pagereader.config.options import OpenAIEngineOptions
 from pagereader.engines.openai_api import OpenAIEngine
-from pagereader.options import OpenAIEngineOptions
 
 
 def test_one_client_per_loop_and_none_kept_for_a_finished_loop() -> None:

@@ -6,11 +6,11 @@ import importlib.util
 
 import pytest
 
+from pagereader.config.options import RapidOCREngineOptions
+from pagereader.config.settings import resolve_options
 from pagereader.engines import rapidocr
 from pagereader.engines.rapidocr import figure_text, inference_backend
 from pagereader.errors import ConfigError
-from pagereader.options import RapidOCREngineOptions
-from pagereader.settings import resolve_options
 
 
 def test_auto_takes_openvino_where_it_computes_in_bf16(monkeypatch: pytest.MonkeyPatch) -> None:

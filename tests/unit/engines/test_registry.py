@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from pagereader.engines import registry
-from pagereader.engines.registry import build_engines, builtin_engine_names
-from pagereader.errors import ConfigError
-from pagereader.evaluate.engines import BUILTIN_EVAL_ENGINES
-from pagereader.options import (
+from pagereader.config.options import (
     BUILTIN_ENGINES,
     OpenAIEngineOptions,
     Options,
     TesseractEngineOptions,
 )
+from pagereader.engines import registry
+from pagereader.engines.registry import build_engines, builtin_engine_names
+from pagereader.errors import ConfigError
+from pagereader.evaluate.engines import BUILTIN_EVAL_ENGINES
 
 
 def test_builtin_names_and_facts_come_from_the_classes() -> None:

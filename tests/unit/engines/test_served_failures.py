@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from pagereader.config.options import OpenAIEngineOptions, Options
 from pagereader.engines.breaker import CircuitBreaker
-from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.pixels import fit_for_upload, image_tokens, smart_resize
 from pagereader.planner.calibrate_fit import nnls
 from pagereader.render.review import review_markdown

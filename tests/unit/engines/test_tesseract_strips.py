@@ -7,8 +7,8 @@ import asyncio
 
 from PIL import Image
 
+from pagereader.config.options import TesseractEngineOptions
 from pagereader.engines.tesseract import TesseractEngine, without_shadows
-from pagereader.options import TesseractEngineOptions
 from pagereader.protocols import BlockRequest
 from pagereader.types import Block, TextLine
 

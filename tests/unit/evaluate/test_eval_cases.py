@@ -11,7 +11,7 @@ import pytest
 from pagereader.errors import InputError
 from pagereader.evalset_manifest import guess_lang
 from pagereader.evaluate.cases import detect_format, read_dataset
-from pagereader.text import ARTICLE_NUMBERS
+from pagereader.text.chars import ARTICLE_NUMBERS
 
 from shared_data import shared
 

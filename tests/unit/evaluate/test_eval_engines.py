@@ -8,8 +8,8 @@ import asyncio
 from pathlib import Path
 
 from adversarial.documents import text_pdf
+from pagereader.config.options import Options
 from pagereader.evaluate.engines import PipelineEngine
-from pagereader.options import Options
 
 
 def test_two_documents_read_at_once_keep_their_own_pages(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from pagereader.evaluate.metrics import (
     teds,
     wer,
 )
-from pagereader.text import strip_markdown
+from pagereader.text.chars import strip_markdown
 
 
 def test_chinese_one_character_changed_is_one_edit_in_four() -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from pagereader.evaluate.cases import EvalCase, read_dataset
+from pagereader.evaluate.eval_report import bootstrap_ci, write_report
 from pagereader.evaluate.olmocr import OlmoRule
-from pagereader.evaluate.report import bootstrap_ci, write_report
 from pagereader.evaluate.run_cases import run_eval, short_diff
 
 from shared_data import shared

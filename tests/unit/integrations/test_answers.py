@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from pagereader.document_result import document_result
+from pagereader.config.options import Options
+from pagereader.document.result import document_result
 from pagereader.errors import InputError
 from pagereader.integrations.answers import article_answer, bounded
-from pagereader.options import Options
 from pagereader.structure.numbering import asked_article
 from pagereader.types import Block, BlockResult, DocumentResult, PageResult, TextLine
 

@@ -19,7 +19,7 @@ from docling_core.types.doc import (
 )
 from typer.testing import CliRunner
 
-from pagereader.cli.app import app
+from pagereader.cli.main import app
 from pagereader.integrations.docling_export import to_docling
 from pagereader.types import Block, BlockKind, BlockResult, DocumentResult, PageResult, TextLine
 

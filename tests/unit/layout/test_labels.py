@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pagereader.layout.labels import attach_labels
+from pagereader.layout.label_columns import attach_labels
 from pagereader.layout.line_text import block_text
 from pagereader.layout.paragraphs import group_lines
 from pagereader.layout.reading_order import order_blocks

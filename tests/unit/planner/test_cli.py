@@ -11,10 +11,10 @@ import typer
 from typer.testing import CliRunner
 
 from pagereader.cli import plan
-from pagereader.config_file import load_config
-from pagereader.options import OpenAIEngineOptions
+from pagereader.config.file import load_config
+from pagereader.config.options import OpenAIEngineOptions
 from pagereader.planner import ModelReport, PlanReport
-from pagereader.planner.report import PathReport
+from pagereader.planner.reporting import PathReport
 
 root = typer.Typer()
 root.add_typer(plan.app, name="plan")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pagereader.render.otsl import is_otsl, otsl_to_table
-from pagereader.tables import table_to_html
+from pagereader.text.tables import table_to_html
 
 
 def test_spans_and_empty_cells() -> None:

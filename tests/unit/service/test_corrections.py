@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from folders import tree_bytes
-from pagereader.document_result import document_result
+from pagereader.config.options import Options
+from pagereader.document.result import document_result
 from pagereader.evaluate.cases import read_dataset
-from pagereader.options import Options
 from pagereader.render.json import document_json_text
 from pagereader.render.markdown import page_markdown
 from pagereader.service.jobs.store import JobStore

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from pagereader.options import Options
+from pagereader.config.options import Options
 from pagereader.service.app import create_app
 from pagereader.service.jobs.store import FINISHED, JobStore
 

@@ -14,7 +14,7 @@ from pagereader.service import sessions
 from pagereader.service.jobs import store as jobs
 from pagereader.service.jobs.store import JobStore
 from pagereader.service.reviews import corrections
-from pagereader.service.store import migrate, open_store, schema_version
+from pagereader.service.sqlite import migrate, open_store, schema_version
 
 # The jobs table as the service wrote it before its files carried a schema version.
 UNVERSIONED_JOBS = """

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pagereader.options import ClassifyOptions
+from pagereader.config.options import ClassifyOptions
 from pagereader.stages.classify import decide_page, small_font_share, text_layer_trusted
-from pagereader.text import count_scripts, script_of
+from pagereader.text.chars import count_scripts, script_of
 from pagereader.types import PageDecision, PageFeatures, TextLine
 
 OPTIONS = ClassifyOptions()

@@ -6,9 +6,9 @@ import asyncio
 import dataclasses
 from pathlib import Path
 
+from pagereader.config.options import Options
 from pagereader.engines.base import BlockRequest
 from pagereader.errors import EngineError
-from pagereader.options import Options
 from pagereader.pipeline import aparse, make_context
 from pagereader.stages.context import parse_context
 from pagereader.types import PageContext, Recognition

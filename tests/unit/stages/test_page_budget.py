@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from pagereader.options import BudgetOptions, ClassifyOptions
+from pagereader.config.options import BudgetOptions, ClassifyOptions
 from pagereader.stages import page_budget
 from pagereader.stages.classify import text_layer_trusted
 from pagereader.stages.page_budget import PageBudget, PageStopped, cap_blocks, text_layer_over

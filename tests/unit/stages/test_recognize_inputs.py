@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image, ImageDraw
 
-from pagereader.options import RapidOCREngineOptions
+from pagereader.config.options import RapidOCREngineOptions
 from pagereader.sources.base import RenderedPage
 from pagereader.stages.detection_size import detection_options
 from pagereader.stages.recognize import block_image

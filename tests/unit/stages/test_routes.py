@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pagereader.options import DEFAULT_ROUTES
-from pagereader.stages.routes import resolve_route, task_for
+from pagereader.config.options import DEFAULT_ROUTES
+from pagereader.stages.engine_routes import resolve_route, task_for
 
 ROUTES = {
     "digital.text": ["textlayer"],

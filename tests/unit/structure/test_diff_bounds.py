@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 import pagereader.structure.diff.align as align_module
 import pagereader.structure.diff.words as words_module
 from pagereader.checks.critical import token_changes as critical_token_changes
-from pagereader.cli.app import app
+from pagereader.cli.main import app
 from pagereader.structure.diff.align import align
 from pagereader.structure.diff.compare import diff_documents
 from pagereader.structure.diff.words import diff_patterns

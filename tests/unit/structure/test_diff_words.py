@@ -6,7 +6,7 @@ compared as running text with pages; diff.md lists critical changes first."""
 from __future__ import annotations
 
 from pagereader.structure.diff.compare import diff_documents
-from pagereader.structure.diff.report import diff_markdown
+from pagereader.structure.diff.diff_report import diff_markdown
 from pagereader.structure.diff.words import diff_patterns, hunks, words
 from pagereader.structure.tree import build_structure
 from pagereader.types import Block, BlockResult, DocumentResult, PageResult, TextLine

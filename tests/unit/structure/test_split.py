@@ -6,7 +6,7 @@ import pytest
 
 from pagereader.structure.split import clauses, hard_cut, sentences, table_parts
 from pagereader.structure.tokens import token_counter
-from pagereader.tables import html_to_table, read_tables, table_to_html, without_unused_columns
+from pagereader.text.tables import html_to_table, read_tables, table_to_html, without_unused_columns
 from pagereader.types import Table, TableCell
 
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from pagereader.options import ChunkTokenizer
+from pagereader.config.options import ChunkTokenizer
 from pagereader.structure.tokens import token_counter
 
 TEXTS = [

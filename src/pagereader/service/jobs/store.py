@@ -16,7 +16,7 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
-from pagereader.service.store import open_store
+from pagereader.service.sqlite import open_store
 
 JobStatus = Literal["queued", "running", "ok", "partial", "failed"]
 JOB_STATUSES: tuple[str, ...] = get_args(JobStatus)

@@ -22,8 +22,7 @@ from python_multipart import MultipartParser
 from python_multipart.multipart import parse_options_header
 
 from pagereader.http.errors import ServiceError
-from pagereader.sources import SUPPORTED_SUFFIXES, supported_types
-from pagereader.sources.image import IMAGE_SUFFIXES
+from pagereader.sources.formats import IMAGE_SUFFIXES, SUPPORTED_SUFFIXES, supported_types
 
 logger = logging.getLogger(__name__)
 

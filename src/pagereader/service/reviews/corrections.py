@@ -23,14 +23,14 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field
 
 from pagereader.atomic import StagedFolder, write_atomic
-from pagereader.document_result import with_pages
+from pagereader.document.result import with_pages
 from pagereader.errors import OutputError
 from pagereader.render.json import document_json
 from pagereader.render.markdown import page_markdown
 from pagereader.render.review import review_markdown
-from pagereader.service.store import open_store
+from pagereader.service.sqlite import open_store
+from pagereader.text.unicode import CORRECTION_TEXT, clean_result
 from pagereader.types import BlockResult, DocumentResult, PageResult, Verdict
-from pagereader.unicode import CORRECTION_TEXT, clean_result
 
 ReviewAction = Literal["approve", "edit", "unreadable", "revert"]
 REVIEW_ACTIONS: tuple[str, ...] = get_args(ReviewAction)

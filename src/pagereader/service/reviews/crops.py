@@ -17,7 +17,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from pagereader.options import Options
+from pagereader.config.options import Options
 from pagereader.sources import InflateLimits, SourceDocument, open_source
 from pagereader.types import BBox
 

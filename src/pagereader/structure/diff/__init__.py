@@ -6,8 +6,8 @@ whole assembled, critical changes first (compare.py) and written as diff.md and 
 (report.py) in the types of model.py."""
 
 from pagereader.structure.diff.compare import diff_documents
+from pagereader.structure.diff.diff_report import diff_json_text, diff_markdown
 from pagereader.structure.diff.model import VersionDiff
-from pagereader.structure.diff.report import diff_json_text, diff_markdown
 from pagereader.structure.diff.words import diff_patterns
 
 __all__ = ["VersionDiff", "diff_documents", "diff_json_text", "diff_markdown", "diff_patterns"]

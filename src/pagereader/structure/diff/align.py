@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 from rapidfuzz import fuzz, process
 
-from pagereader.text import is_han, normalize
+from pagereader.text.chars import is_han, normalize
 from pagereader.types import StructureNode
 
 SAME_NUMBER_MIN = 0.5

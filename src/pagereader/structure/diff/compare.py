@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pagereader.structure.diff.align import Pair, align, article_text, articles, search_note
+from pagereader.structure.diff.diff_report import page_list
 from pagereader.structure.diff.items import ItemIndex
 from pagereader.structure.diff.model import (
     ArticleRef,
@@ -16,7 +17,6 @@ from pagereader.structure.diff.model import (
     VersionSide,
 )
 from pagereader.structure.diff.passages import outside_articles, page_texts, text_changes
-from pagereader.structure.diff.report import page_list
 from pagereader.structure.diff.runs import WORD_PAIRS_MAX
 from pagereader.structure.diff.words import critical_changes, hunks, word_count
 from pagereader.types import DocumentResult, StructureNode

@@ -23,7 +23,7 @@ from rapidfuzz.distance import Indel
 from pagereader.checks.critical import classed_tokens, critical_patterns, token_changes
 from pagereader.structure.diff.model import Hunk
 from pagereader.structure.diff.runs import WORD_PAIRS_MAX, Run, differing_runs
-from pagereader.text import CJK_PUNCTUATION_RANGES, HAN_NUMERALS, HAN_RANGES, normalize
+from pagereader.text.chars import CJK_PUNCTUATION_RANGES, HAN_NUMERALS, HAN_RANGES, normalize
 from pagereader.types import Lang
 
 _CLASS = "".join(f"{chr(low)}-{chr(high)}" for low, high in (*HAN_RANGES, *CJK_PUNCTUATION_RANGES))

@@ -21,8 +21,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from pagereader.config.options import Options, OutputOptions
 from pagereader.errors import OutputError
-from pagereader.options import Options, OutputOptions
 from pagereader.types import PageResult
 
 logger = logging.getLogger(__name__)

@@ -16,12 +16,12 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pagereader.document_result import document_result, named
-from pagereader.options import Options
+from pagereader.config.options import Options
+from pagereader.document.result import document_result, named
 from pagereader.stages.engine_faults import engine_faults
 from pagereader.stages.pictures_doc import document_pictures
+from pagereader.text.unicode import DOCUMENT_TEXT, clean_result
 from pagereader.types import DeckInfo, DocumentResult, ErrorItem, PageResult
-from pagereader.unicode import DOCUMENT_TEXT, clean_result
 
 logger = logging.getLogger(__name__)
 

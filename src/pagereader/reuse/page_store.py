@@ -27,8 +27,8 @@ from typing import TypeVar
 
 from pydantic import ValidationError
 
-from pagereader.cache import build_key, connect_or_set_aside
 from pagereader.errors import OutputError
+from pagereader.reuse.cache import build_key, connect_or_set_aside
 from pagereader.runtime import SharedPage
 from pagereader.types import PageResult
 

@@ -1,7 +1,7 @@
 """The only reader of PAGEREADER_* environment variables and of the TOML config file.
 
 Precedence: explicit arguments (CLI flags) > config file > environment > defaults. Every layer
-goes through :func:`pagereader.options.override`, so a bad value from any of them is one
+goes through :func:`pagereader.config.file.override`, so a bad value from any of them is one
 ConfigError naming where it came from.
 """
 
@@ -11,8 +11,8 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from pagereader.config_file import OptionPath, override, read_config
-from pagereader.options import Options
+from pagereader.config.file import OptionPath, override, read_config
+from pagereader.config.options import Options
 
 ENV_CONFIG = "PAGEREADER_CONFIG"
 ENV_DPI = "PAGEREADER_DPI"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from pagereader.text import is_cjk, is_hangul
+from pagereader.text.chars import is_cjk, is_hangul
 
 _CP1252_EXTRA = "€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ"
 _RUN = re.compile(f"[\u0080-\u00ff{_CP1252_EXTRA}]{{4,}}")

@@ -15,6 +15,7 @@ import time
 import numpy as np
 from PIL import Image
 
+from pagereader.config.options import RapidOCREngineOptions
 from pagereader.engines.base import BlockRequest, EmbeddedEngine
 from pagereader.engines.rapidocr import ocr_lines
 from pagereader.engines.tesseract import LANGS_BY_SCRIPT, tesseract_lines
@@ -22,8 +23,7 @@ from pagereader.errors import EngineError
 from pagereader.layout.table_cells import fill_table
 from pagereader.layout.table_grid import build_grid
 from pagereader.layout.table_words import WORDS_SOURCE, split_words, words_table
-from pagereader.options import RapidOCREngineOptions
-from pagereader.tables import table_to_html, table_to_markdown, without_unused_columns
+from pagereader.text.tables import table_to_html, table_to_markdown, without_unused_columns
 from pagereader.types import Recognition, Table, TextLine
 
 

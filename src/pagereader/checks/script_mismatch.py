@@ -8,7 +8,7 @@ wrong. The reference's script decides; without a reference, the page's script do
 from __future__ import annotations
 
 from pagereader.checks.base import Subject
-from pagereader.text import dominant_script, normalize
+from pagereader.text.chars import dominant_script, normalize
 from pagereader.types import Finding
 
 _DEFINITE = frozenset({"latin", "han", "hangul"})

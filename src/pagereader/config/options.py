@@ -1,5 +1,5 @@
 """Options: nested, validated pydantic models (read from a TOML config, the environment and
-flags by config_file.py and settings.py).
+flags by config/file.py and config/settings.py).
 
 Engines are a tagged union on ``kind``; routes map ``"page_class.block_kind"`` (either part may be
 ``"*"``) to a chain of engine names: the first that answers wins, the rest are fallbacks. Built-in
@@ -18,20 +18,20 @@ from pydantic import (
     field_validator,
 )
 
-from pagereader.engine_options import EngineOptions as EngineOptions
-from pagereader.engine_options import OpenAIEngineOptions as OpenAIEngineOptions
-from pagereader.engine_options import OptionsModel as _Options
-from pagereader.engine_options import RapidOCREngineOptions as RapidOCREngineOptions
-from pagereader.engine_options import RouterCacheOptions as RouterCacheOptions
-from pagereader.engine_options import RouterOptions as RouterOptions
-from pagereader.engine_options import TesseractEngineOptions as TesseractEngineOptions
-from pagereader.engine_options import TextLayerEngineOptions as TextLayerEngineOptions
-from pagereader.option_defaults import DEFAULT_AGREEMENT_MIN as DEFAULT_AGREEMENT_MIN
-from pagereader.option_defaults import DEFAULT_AGREEMENT_MIN_OCR as DEFAULT_AGREEMENT_MIN_OCR
-from pagereader.option_defaults import DEFAULT_MAX_PIXELS, DEFAULT_MIN_PIXELS
-from pagereader.option_defaults import DEFAULT_REMEDIES as DEFAULT_REMEDIES
-from pagereader.option_defaults import DEFAULT_ROUTES as DEFAULT_ROUTES
-from pagereader.option_defaults import VerifyRemedy as VerifyRemedy
+from pagereader.config.defaults import DEFAULT_AGREEMENT_MIN as DEFAULT_AGREEMENT_MIN
+from pagereader.config.defaults import DEFAULT_AGREEMENT_MIN_OCR as DEFAULT_AGREEMENT_MIN_OCR
+from pagereader.config.defaults import DEFAULT_MAX_PIXELS, DEFAULT_MIN_PIXELS
+from pagereader.config.defaults import DEFAULT_REMEDIES as DEFAULT_REMEDIES
+from pagereader.config.defaults import DEFAULT_ROUTES as DEFAULT_ROUTES
+from pagereader.config.defaults import VerifyRemedy as VerifyRemedy
+from pagereader.config.engine_options import EngineOptions as EngineOptions
+from pagereader.config.engine_options import OpenAIEngineOptions as OpenAIEngineOptions
+from pagereader.config.engine_options import OptionsModel as _Options
+from pagereader.config.engine_options import RapidOCREngineOptions as RapidOCREngineOptions
+from pagereader.config.engine_options import RouterCacheOptions as RouterCacheOptions
+from pagereader.config.engine_options import RouterOptions as RouterOptions
+from pagereader.config.engine_options import TesseractEngineOptions as TesseractEngineOptions
+from pagereader.config.engine_options import TextLayerEngineOptions as TextLayerEngineOptions
 from pagereader.types import BlockKind, CheckName, Lang, PageClass
 
 BUILTIN_ENGINES = frozenset({"textlayer", "rapidocr", "tesseract", "grid", "ocr"})
@@ -317,9 +317,3 @@ class Options(_Options):
                 raise ValueError(f"route {key!r} names unknown engines {unknown}")
         if self.context.engine is not None and self.context.engine not in known:
             raise ValueError(f"context.engine names an unknown engine {self.context.engine!r}")
-
-    def with_overrides(self, **changes: object) -> Options:
-        """A copy with top-level fields replaced (validated again)."""
-        from pagereader.config_file import override
-
-        return override(self, {(k,): v for k, v in changes.items()}, source="<overrides>")

@@ -7,7 +7,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from pagereader.pixels import smart_resize
 from pagereader.planner.catalog import ModelSpec, get_model
 from pagereader.planner.hardware import NOTES
-from pagereader.planner.layouts import Fit, GpuSet, Instance, Layout
 from pagereader.planner.memory import (
     GB,
     budget,
@@ -16,6 +15,7 @@ from pagereader.planner.memory import (
     visual_tokens,
     weights_bytes,
 )
+from pagereader.planner.placement import Fit, GpuSet, Instance, Layout
 from pagereader.planner.slide import Estimate, figure_shape
 from pagereader.planner.timemodel import CriticalPath, Term, decode_step_seconds
 from pagereader.planner.vllm import layout_warnings, max_num_seqs, serve_command

@@ -10,8 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from pagereader.config.options import Options
 from pagereader.errors import ConfigError
-from pagereader.options import Options
 
 OptionPath = tuple[str, ...]
 # dict fields merged key by key when overridden (a config's routes add to the defaults)

@@ -4,7 +4,7 @@ the page ranges of one document apart."""
 
 from __future__ import annotations
 
-from pagereader.options import Options
+from pagereader.config.options import Options
 from pagereader.render.json import SCHEMA_VERSION
 from pagereader.render.markdown import document_markdown, page_markdown
 from pagereader.structure.headings import with_headings

@@ -25,7 +25,7 @@ from pagereader.http.auth import ANONYMOUS, COOKIE, Principal, TokenStore
 from pagereader.http.errors import ServiceError
 from pagereader.service.jobs.store import FINISHED, Job
 from pagereader.service.jobs.submit import submit_upload
-from pagereader.service.reviews.routes import block_entries, job_document, record_decision
+from pagereader.service.reviews.api import block_entries, job_document, record_decision
 from pagereader.service.sessions import CSRF_FIELD, Session, SessionStore, set_session_cookie
 from pagereader.service.workers import Service
 

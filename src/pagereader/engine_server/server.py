@@ -29,6 +29,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from PIL import Image
 
+from pagereader.config.options import RenderOptions
 from pagereader.engine_server.pixel_budget import (
     DEFAULT_IMAGE_MEMORY_BYTES,
     PixelBudget,
@@ -53,16 +54,15 @@ from pagereader.engine_server.schemas import (
     Usage,
 )
 from pagereader.engines.base import BlockRequest, Engine
+from pagereader.engines.grid import TableGridEngine
 from pagereader.engines.prompts import task_of_prompt
 from pagereader.engines.rapidocr import RapidOCREngine
-from pagereader.engines.table import TableGridEngine
 from pagereader.engines.tesseract import TesseractEngine
 from pagereader.errors import PagereaderError
 from pagereader.http.auth import TokenStore
 from pagereader.http.errors import ServiceError
 from pagereader.http.json_body import read_json
 from pagereader.http.origin import OriginGuard
-from pagereader.options import RenderOptions
 from pagereader.pixels import smart_resize
 from pagereader.types import Block, BlockKind, Task
 

@@ -1,0 +1,1 @@
+"""Text and Unicode utilities: normalization, scripts, bidi, mojibake, hyphens, tables as text."""
