@@ -85,10 +85,11 @@ test-fast: install-test
 
 lint: install-test
 	$(VENV)/bin/deptry src
-	$(VENV)/bin/ruff check src tests bench examples docs/hooks.py
-	$(VENV)/bin/ruff format --check src tests bench examples docs/hooks.py
+	$(VENV)/bin/ruff check src tests bench examples scripts docs/hooks.py
+	$(VENV)/bin/ruff format --check src tests bench examples scripts docs/hooks.py
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
+	$(PY) scripts/import_graph.py --check
 
 # resolve every extra afresh, in a venv of its own, and write the versions to constraints.txt
 # (commit the result); the demo, the tests and CI all install from that file

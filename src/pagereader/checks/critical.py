@@ -68,7 +68,12 @@ def classed_tokens(text: str, patterns: Sequence[str]) -> list[tuple[str, int]]:
 
 
 def critical_tokens(text: str, patterns: Sequence[str]) -> list[str]:
-    """The critical tokens of ``text`` in reading order."""
+    """The ordered, non-overlapping matches of ``patterns`` in NFKC text, spaces removed.
+
+    The patterns are joined into one alternation in the order given, so at any position the
+    earlier pattern wins and a longer alternative listed first (``不得`` before ``得``) is
+    taken whole; an article number's digits are not counted again as a plain number.
+    """
     return [token for token, _ in classed_tokens(text, patterns)]
 
 

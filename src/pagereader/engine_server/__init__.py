@@ -1,0 +1,1 @@
+"""An OpenAI-compatible server over the embedded engines (``pagereader serve-engine``)."""

@@ -1,0 +1,1 @@
+"""Evaluation and timing: scoring against ground truth, synthetic sets, reports, the page budget."""

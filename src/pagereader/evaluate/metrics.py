@@ -17,6 +17,7 @@ from rapidfuzz.distance import Levenshtein
 
 from pagereader.checks.critical import DEFAULT_CRITICAL as CHECK_PATTERNS
 from pagereader.checks.critical import NUMBER, classed_tokens, token_changes
+from pagereader.checks.critical import critical_tokens as critical_tokens
 from pagereader.text.chars import char_consistency as char_consistency
 from pagereader.text.chars import normalize as normalize
 from pagereader.text.tables import read_html_tables, read_tables
@@ -68,16 +69,6 @@ def critical_patterns(lang: str, extra: Iterable[str] = ()) -> tuple[str, ...]:
     if base == "zh":
         return DEFAULT_CRITICAL["zh-Hant"]
     return DEFAULT_CRITICAL.get(base, (NUMBER,))
-
-
-def critical_tokens(text: str, patterns: Sequence[str]) -> list[str]:
-    """The ordered, non-overlapping matches of ``patterns`` in NFKC text, spaces removed.
-
-    The patterns are joined into one alternation in the order given, so at any position the
-    earlier pattern wins and a longer alternative listed first (``不得`` before ``得``) is
-    taken whole; an article number's digits are not counted again as a plain number.
-    """
-    return [token for token, _ in classed_tokens(text, patterns)]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+"""What the two HTTP servers share: authentication, origin checks, error answers, bounded JSON."""

@@ -1,0 +1,1 @@
+"""Page layout: blocks on a page and their reading order."""

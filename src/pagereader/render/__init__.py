@@ -1,0 +1,1 @@
+"""Views of a page: Markdown, JSON, overlays, review.md."""

@@ -1,0 +1,1 @@
+"""The document service: uploads, jobs, results, the review workspace, metrics."""

@@ -1,0 +1,1 @@
+"""The page stages: classify, layout, recognize, verify, assemble; the decision layer."""
