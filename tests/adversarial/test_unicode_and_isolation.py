@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from adversarial.documents import GOTHIC, astral_pdf, mapped_pdf, text_pdf
 from pagereader.cli.app import app
-from pagereader.render.writer import DocumentWriter
+from pagereader.outputs.writer import DocumentWriter
 from pagereader.structure.chunks import read_chunks_jsonl
 from pagereader.types import DocumentResult
 

@@ -11,6 +11,7 @@ import typer
 from pagereader import aio
 from pagereader.cli.extras import needs_extra
 from pagereader.cli.messages import console, fail, reading_options, setup_logging, writing
+from pagereader.render.files import TIMINGS_JSON
 
 
 def bench_command(
@@ -23,7 +24,7 @@ def bench_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="report folder")] = Path("bench-out"),
 ) -> None:
     """Time every stage of every page; report p50/p95/max per page class against the budget."""
-    from pagereader.render.writer import probe_folder
+    from pagereader.outputs.writer import probe_folder
     from pagereader.settings import resolve_options
 
     setup_logging(level=logging.ERROR)
@@ -40,4 +41,4 @@ def bench_command(
     with writing(out, "--out"):
         report = write_bench(pages, wall, target, out)
     console.print(report.read_text(encoding="utf-8"), highlight=False)
-    console.print(f"timings: {out / 'timings.json'}", highlight=False)
+    console.print(f"timings: {out / TIMINGS_JSON.name}", highlight=False)

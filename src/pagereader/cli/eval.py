@@ -36,7 +36,7 @@ def eval_command(
     debug: Annotated[bool, typer.Option(help="show tracebacks and debug logs")] = False,
 ) -> None:
     """Score engines on datasets; write report.json, report.md and report.html."""
-    from pagereader.render.writer import probe_folder
+    from pagereader.outputs.writer import probe_folder
     from pagereader.settings import resolve_options
 
     setup_logging(debug, logging.ERROR)
@@ -75,7 +75,7 @@ def make_evalset_command(
     out: Annotated[Path, typer.Argument(help="folder to write the dataset into")],
 ) -> None:
     """Write a synthetic dataset (slides and legal pages; en, zh-Hant, ko; digital and scans)."""
-    from pagereader.render.writer import probe_folder
+    from pagereader.outputs.writer import probe_folder
 
     with needs_extra("eval"):
         from pagereader.evaluate.make_evalset import make_evalset

@@ -23,7 +23,7 @@ def export_evalset_command(
     """Write every page a reviewer approved or corrected as an eval case (the corrected text is
     the reference); safe to run beside a running server."""
     from pagereader.errors import PagereaderError
-    from pagereader.render.writer import probe_folder
+    from pagereader.outputs.writer import probe_folder
 
     with needs_extra("service"):
         from pagereader.service.reviews.cases import export_data_dir

@@ -11,6 +11,7 @@ from typing import Any
 
 from pagereader.options import Options
 from pagereader.pipeline import aparse, make_context
+from pagereader.render.files import TIMINGS_JSON
 from pagereader.sources import SUPPORTED_SUFFIXES
 from pagereader.sources.image import IMAGE_SUFFIXES
 from pagereader.sources.office import OFFICE_SUFFIXES
@@ -116,7 +117,7 @@ def write_bench(pages: list[PageResult], wall_s: float, budget_s: float, out: Pa
     """timings.json, budget.md and stages.png in ``out``; returns the budget report's path."""
     out.mkdir(parents=True, exist_ok=True)
     timings = timings_document(pages, budget_s, wall_s)
-    (out / "timings.json").write_text(json.dumps(timings, indent=2), encoding="utf-8")
+    (out / TIMINGS_JSON.name).write_text(json.dumps(timings, indent=2), encoding="utf-8")
     report = out / "budget.md"
     report.write_text(budget_markdown(timings), encoding="utf-8")
     if timings["pages"]:

@@ -4,6 +4,7 @@ pydantic models, so the file and the schema cannot drift apart."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +20,23 @@ block a `heading_path`; a page its `overlay_scale` (pixels of its overlay per pa
 a line's `char_boxes` are empty unless the option `output.char_boxes` asks for them."""
 
 
-def document_json(result: DocumentResult) -> dict[str, Any]:
-    """The JSON-ready content of document.json."""
-    return result.model_dump(mode="json", exclude={"markdown"})
+def document_json(
+    result: DocumentResult, decisions: Mapping[tuple[int, int], Mapping[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The JSON-ready content of document.json. ``decisions``: fields recorded beside a block,
+    by (page, block order) (what a reviewer decided, and the verdict before it)."""
+    data = result.model_dump(mode="json", exclude={"markdown"})
+    if decisions:
+        for page_data, page in zip(data["pages"], result.pages, strict=True):
+            for block_data, block in zip(page_data["blocks"], page.blocks, strict=True):
+                block_data.update(decisions.get((page.index, block.block.order), {}))
+    return data
 
 
-def document_json_text(result: DocumentResult) -> str:
-    return json.dumps(document_json(result), ensure_ascii=False, indent=2)
+def document_json_text(
+    result: DocumentResult, decisions: Mapping[tuple[int, int], Mapping[str, Any]] | None = None
+) -> str:
+    return json.dumps(document_json(result, decisions), ensure_ascii=False, indent=2)
 
 
 def json_schema() -> dict[str, Any]:
