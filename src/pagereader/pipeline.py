@@ -12,20 +12,18 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 from pathlib import Path
 
 from pagereader import aio
 from pagereader.config.options import Options
 from pagereader.document.finish import PagesRead, finish_document
 from pagereader.document.result import select_pages
+from pagereader.document.writer import DocumentWriter
 from pagereader.engines.rapidocr import load_models as load_ocr_models
 from pagereader.engines.registry import build_engines
 from pagereader.errors import PagereaderError, TooManyPagesError
 from pagereader.layout.detector import load_model as load_layout_model
-from pagereader.render.markdown import page_markdown
 from pagereader.render.overlay import overlay_scale
-from pagereader.render.writer import DocumentWriter
 from pagereader.reuse.cache import PageCache, file_digest, options_digest
 from pagereader.reuse.digest import layer_digest, raster_digest
 from pagereader.runtime import PageLookup, Runtime, SharedPage
@@ -40,7 +38,6 @@ from pagereader.stages.pictures import run_pictures
 from pagereader.stages.recognize import run_recognize
 from pagereader.stages.state import PageState
 from pagereader.stages.verify import run_verify
-from pagereader.structure.chunks import chunks_file
 from pagereader.text.unicode import ENGINE_TEXT, Result, clean_result
 from pagereader.timing import PageTimer
 from pagereader.types import DocumentResult, ErrorItem, PageResult
@@ -90,7 +87,6 @@ def _reuse(
     earlier: PageResult,
     rendered: RenderedPage,
     timer: PageTimer,
-    mark_review: bool,
     shared: SharedPage | None = None,
 ) -> PageResult:
     """An earlier page's result for an identical raster, with this page's number and notes;
@@ -98,7 +94,6 @@ def _reuse(
     update: dict[str, object] = {
         "index": rendered.index,
         "notes": rendered.notes,
-        "markdown": page_markdown(earlier.blocks, rendered.notes, mark_review),
         "duplicate_of": earlier.duplicate_of or earlier.index,
         "timings": timer.result(),
         "slide": rendered.native.info if rendered.native is not None else None,
@@ -160,13 +155,12 @@ async def parse_page(
         return PageResult(
             index=index, width=0, height=0, errors=(_internal_error(file, index, "render", exc),)
         ), None
-    mark = ctx.options.verify.mark_review
     first: asyncio.Future[PageResult | None] | None = None
     if seen is not None:
         if digest in seen:
             earlier = await seen[digest]
             if earlier is not None:
-                return _reuse(earlier, rendered, timer, mark), rendered
+                return _reuse(earlier, rendered, timer), rendered
         else:
             first = seen[digest] = asyncio.get_running_loop().create_future()
     try:
@@ -174,7 +168,7 @@ async def parse_page(
         if lookup is not None:
             found, key = await _shared(lookup, ctx.options, file, rendered, digest)
             if found is not None:
-                result = _reuse(found.result, rendered, timer, mark, found)
+                result = _reuse(found.result, rendered, timer, found)
                 if first is not None:
                     first.set_result(result)
                 return result, rendered
@@ -265,7 +259,7 @@ async def aread_pages(
     cache: PageCache | None = None,
     name: str | None = None,
 ) -> PagesRead:
-    """Read the selected pages of one document, not finished (finish.py): what a parse and
+    """Read the selected pages of one document, not finished (document/finish.py): what a parse and
     each page range of a batch read. A file that cannot be opened, or has too many pages, is
     read as no page and its error."""
     path = Path(path)
@@ -362,9 +356,7 @@ def parse(path: str | Path, options: Options | None = None) -> DocumentResult:
 def document_writer(folder: Path, options: Options) -> DocumentWriter:
     """The writer of one document's folder, chunks.jsonl included (cut as ``options.output``
     says)."""
-    return DocumentWriter(
-        folder, overlays=options.output.overlays, chunker=partial(chunks_file, options=options)
-    )
+    return DocumentWriter(folder, options)
 
 
 async def aparse_to_folder(
@@ -379,7 +371,7 @@ async def aparse_to_folder(
     records it (an output not written is an error there: ``partial``); raises OutputError
     when the folder or document.json cannot be written. The folder appears whole when the
     document is done; until then, and when anything raises, it stays as an earlier run left
-    it (render/writer.py). ``name``: as for :func:`aparse`."""
+    it (document/writer.py). ``name``: as for :func:`aparse`."""
     with document_writer(folder, ctx.options) as writer:
 
         def on_page(result: PageResult, rendered: RenderedPage | None) -> None:

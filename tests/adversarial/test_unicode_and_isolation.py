@@ -8,6 +8,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 from subprocess import CompletedProcess
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -17,7 +18,7 @@ from typer.testing import CliRunner
 
 from adversarial.documents import GOTHIC, astral_pdf, mapped_pdf, text_pdf
 from pagereader.cli.main import app
-from pagereader.render.writer import DocumentWriter
+from pagereader.document.writer import DocumentWriter
 from pagereader.structure.chunks import read_chunks_jsonl
 from pagereader.types import DocumentResult
 
@@ -67,9 +68,7 @@ def failing_writer(monkeypatch: pytest.MonkeyPatch) -> None:
     """The writer of the document named ``bad`` raises an unexpected exception."""
     finish = DocumentWriter.finish
 
-    def finish_or_fail(
-        self: DocumentWriter, result: DocumentResult, *args: float
-    ) -> DocumentResult:
+    def finish_or_fail(self: DocumentWriter, result: DocumentResult, *args: Any) -> DocumentResult:
         if self.final.name == "bad":
             raise RuntimeError("injected fault")
         return finish(self, result, *args)

@@ -52,8 +52,8 @@ class Split:
 
 @dataclass(frozen=True)
 class RangeResult:
-    """Pages ``first``..``last`` of a document as read, not finished (finish.py), with their
-    overlays (PNG bytes by page)."""
+    """Pages ``first``..``last`` of a document as read, not finished (document/finish.py),
+    with their overlays (PNG bytes by page)."""
 
     read: PagesRead
     started: float

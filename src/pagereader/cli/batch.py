@@ -87,7 +87,7 @@ def batch_command(
 ) -> None:
     """Parse documents on Ray into OUT/<name>/ (as parse does), with a run manifest in
     OUT/_batch/. Exit code 1 when a document failed."""
-    from pagereader.render.writer import probe_folder
+    from pagereader.document.writer import probe_folder
     from pagereader.sources.discover import BATCH_DIR
 
     setup_logging(debug)

@@ -11,6 +11,7 @@ import typer
 from pagereader import aio
 from pagereader.cli.extras import needs_extra
 from pagereader.cli.messages import console, fail, reading_options, setup_logging, writing
+from pagereader.render.files import TIMINGS_JSON
 
 
 def bench_command(
@@ -24,7 +25,7 @@ def bench_command(
 ) -> None:
     """Time every stage of every page; report p50/p95/max per page class against the budget."""
     from pagereader.config.settings import resolve_options
-    from pagereader.render.writer import probe_folder
+    from pagereader.document.writer import probe_folder
 
     setup_logging(level=logging.ERROR)
     with needs_extra("eval"):
@@ -40,4 +41,4 @@ def bench_command(
     with writing(out, "--out"):
         report = write_bench(pages, wall, target, out)
     console.print(report.read_text(encoding="utf-8"), highlight=False)
-    console.print(f"timings: {out / 'timings.json'}", highlight=False)
+    console.print(f"timings: {out / TIMINGS_JSON.name}", highlight=False)

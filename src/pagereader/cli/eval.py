@@ -37,7 +37,7 @@ def eval_command(
 ) -> None:
     """Score engines on datasets; write report.json, report.md and report.html."""
     from pagereader.config.settings import resolve_options
-    from pagereader.render.writer import probe_folder
+    from pagereader.document.writer import probe_folder
 
     setup_logging(debug, logging.ERROR)
     with needs_extra("eval"):
@@ -75,7 +75,7 @@ def make_evalset_command(
     out: Annotated[Path, typer.Argument(help="folder to write the dataset into")],
 ) -> None:
     """Write a synthetic dataset (slides and legal pages; en, zh-Hant, ko; digital and scans)."""
-    from pagereader.render.writer import probe_folder
+    from pagereader.document.writer import probe_folder
 
     with needs_extra("eval"):
         from pagereader.evaluate.make_evalset import make_evalset

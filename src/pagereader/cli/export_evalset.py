@@ -22,8 +22,8 @@ def export_evalset_command(
 ) -> None:
     """Write every page a reviewer approved or corrected as an eval case (the corrected text is
     the reference); safe to run beside a running server."""
+    from pagereader.document.writer import probe_folder
     from pagereader.errors import PagereaderError
-    from pagereader.render.writer import probe_folder
 
     with needs_extra("service"):
         from pagereader.service.reviews.cases import export_data_dir

@@ -6,10 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pagereader.render.files import DOCUMENT_JSON
+
 if TYPE_CHECKING:
     from pagereader.types import DocumentResult
 
-OUTPUT_JSON = "document.json"
+OUTPUT_JSON = DOCUMENT_JSON.name
 
 
 def saved_output(path: Path) -> Path | None:

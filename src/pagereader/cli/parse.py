@@ -23,6 +23,7 @@ from pagereader import aio
 from pagereader.cli.messages import console, fail, reading_options, say, setup_logging
 from pagereader.cli.pages import parse_page_spec
 from pagereader.cli.summary import Outcome, flagged_blocks, print_summary
+from pagereader.render.files import REVIEW_MD
 
 if TYPE_CHECKING:  # the pipeline is imported when a parse runs, not for --help
     from pagereader.config.file import OptionPath
@@ -215,7 +216,7 @@ def parse_command(
     print_summary(console, results, names)
     for path, result, _ in results:
         if count := flagged_blocks(result):
-            where = escape(f"{out / names[path]}/review.md")
+            where = escape(f"{out / names[path]}/{REVIEW_MD.name}")
             console.print(
                 f"[yellow]review[/yellow] {count} block(s) flagged: {where}", highlight=False
             )

@@ -2,12 +2,13 @@
 
 Reading gives pages and a few facts about the file (its page count, what the reader left out,
 a deck's own metadata, the served engines that failed their start-up check); this turns them
-into the document: engine faults, heading levels, the Markdown, the structure tree, a deck's
-metadata or the recurring pictures moved out of the pages, the name the user knows it by, and
-text every output can hold. A parse reads all pages and finishes them here; a batch that read
-a document's page ranges apart merges what each range read and finishes the whole here, so the
-two give the same document (a range never finishes its own pages: a logo repeated on three
-slides of one range is not a recurring picture of the document).
+into the document: engine faults, heading levels, the structure tree, a deck's metadata or
+the recurring pictures moved out of the pages, the name the user knows it by, text every
+output can hold, and last the Markdown made from the blocks as they then are (the one view of
+render/markdown.py; nothing else sets it). A parse reads all pages and finishes them here; a
+batch that read a document's page ranges apart merges what each range read and finishes the
+whole here, so the two give the same document (a range never finishes its own pages: a logo
+repeated on three slides of one range is not a recurring picture of the document).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pagereader.config.options import Options
-from pagereader.document.result import document_result, named
+from pagereader.document.result import document_result, named, with_pages
+from pagereader.render.markdown import with_markdown
 from pagereader.stages.engine_faults import engine_faults
 from pagereader.stages.pictures_doc import document_pictures
 from pagereader.text.unicode import DOCUMENT_TEXT, clean_result
@@ -72,10 +74,25 @@ def finish_document(read: PagesRead, options: Options) -> DocumentResult:
     if pages:
         faults = engine_faults(read.file, pages, options, read.engine_problems)
         errors, warnings = [*errors, *faults.errors], warnings + faults.warnings
-    result = document_result(read.file, read.page_count, pages, errors, options, warnings)
-    result = document_pictures(result, read.deck, options)
+    result = document_result(read.file, read.page_count, pages, errors, warnings)
+    result = document_pictures(result, read.deck)
     # the pages are clean (unicode.py); the name, errors and deck metadata added since are not
     cleaned, notes = clean_result(named(result, read.local, read.file), DOCUMENT_TEXT)
     for note in notes:
         logger.warning("%s: %s", read.file, note)
-    return cleaned
+    return with_view(cleaned, options)
+
+
+def with_view(result: DocumentResult, options: Options) -> DocumentResult:
+    """``result`` with its Markdown made from its blocks as ``options`` say (review marks,
+    page breaks): the last step of finishing, after every pass that changes blocks."""
+    return with_markdown(result, options.verify.mark_review, options.output.markdown_page_breaks)
+
+
+def with_changed_pages(
+    result: DocumentResult, pages: list[PageResult], options: Options
+) -> DocumentResult:
+    """A finished document holding changed pages (a reviewer's decisions applied), with
+    everything read from the blocks computed again as for a parse: heading levels, the
+    structure tree, then the Markdown."""
+    return with_view(with_pages(result, pages), options)

@@ -1,12 +1,11 @@
 """A document's result from its pages: which pages to read, its status, its errors under the
-name the user knows it by, and its Markdown; shared by a whole parse and by a batch that read
+name the user knows it by, and its structure; shared by a whole parse and by a batch that read
 the page ranges of one document apart."""
 
 from __future__ import annotations
 
 from pagereader.config.options import Options
 from pagereader.render.json import SCHEMA_VERSION
-from pagereader.render.markdown import document_markdown, page_markdown
 from pagereader.structure.headings import with_headings
 from pagereader.structure.tree import build_structure
 from pagereader.types import DocumentResult, ErrorItem, PageResult, Status
@@ -59,12 +58,11 @@ def document_result(
     page_count: int,
     pages: list[PageResult],
     errors: list[ErrorItem],
-    options: Options,
     warnings: tuple[str, ...] = (),
 ) -> DocumentResult:
     """A document from its pages in page order; also merges the page ranges of one document
     that were read apart. Its headings get their levels here, where the whole document is
-    known, and a page whose blocks change has its Markdown written anew. The pages come cleaned
+    known. The pages come cleaned
     (unicode.py); the caller cleans the finished document, after all it adds."""
     document = DocumentResult(
         schema_version=SCHEMA_VERSION,
@@ -74,34 +72,13 @@ def document_result(
         errors=tuple(errors) + tuple(e for p in pages for e in p.errors),
         warnings=warnings,
     )
-    return with_pages(
-        document, pages, options.verify.mark_review, options.output.markdown_page_breaks
-    )
+    return with_pages(document, pages)
 
 
-def with_pages(
-    document: DocumentResult, pages: list[PageResult], mark_review: bool, page_breaks: bool
-) -> DocumentResult:
-    """``document`` holding ``pages``, with everything read from the pages' blocks computed
-    again, in one sequence: heading levels (and the Markdown of a page whose headings moved),
-    the document's Markdown, its structure tree. A parse, a batch merge and a reviewer's
+def with_pages(document: DocumentResult, pages: list[PageResult]) -> DocumentResult:
+    """``document`` holding ``pages``, with what is read from the pages' blocks computed
+    again: heading levels and the structure tree. A parse, a batch merge and a reviewer's
     correction all end here, so a corrected article number is the structure's (and so the
-    chunks') article number too."""
-    pages = _with_headings(pages, mark_review)
-    return document.model_copy(
-        update={
-            "pages": tuple(pages),
-            "markdown": document_markdown(pages, page_breaks),
-            "structure": build_structure(pages),
-        }
-    )
-
-
-def _with_headings(pages: list[PageResult], mark_review: bool) -> list[PageResult]:
-    out = []
-    for before, after in zip(pages, with_headings(pages), strict=True):
-        if after.blocks != before.blocks and after.markdown:
-            markdown = page_markdown(after.blocks, after.notes, mark_review)
-            after = after.model_copy(update={"markdown": markdown})
-        out.append(after)
-    return out
+    chunks') article number too; the Markdown is made from the result last (document/finish.py)."""
+    pages = with_headings(pages)
+    return document.model_copy(update={"pages": tuple(pages), "structure": build_structure(pages)})

@@ -1,1 +1,1 @@
-"""Engines: what reads a block (the text layer, the embedded OCR, served VLMs), by name and capability."""
+"""Engines: what reads a block (the text layer, the embedded OCR, served VLMs), by name."""

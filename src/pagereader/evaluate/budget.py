@@ -11,6 +11,7 @@ from typing import Any
 
 from pagereader.config.options import Options
 from pagereader.pipeline import aparse, make_context
+from pagereader.render.files import TIMINGS_JSON
 from pagereader.sources.formats import IMAGE_SUFFIXES, OFFICE_SUFFIXES, SUPPORTED_SUFFIXES
 from pagereader.timing import timings_document
 from pagereader.types import PageResult
@@ -114,7 +115,7 @@ def write_bench(pages: list[PageResult], wall_s: float, budget_s: float, out: Pa
     """timings.json, budget.md and stages.png in ``out``; returns the budget report's path."""
     out.mkdir(parents=True, exist_ok=True)
     timings = timings_document(pages, budget_s, wall_s)
-    (out / "timings.json").write_text(json.dumps(timings, indent=2), encoding="utf-8")
+    (out / TIMINGS_JSON.name).write_text(json.dumps(timings, indent=2), encoding="utf-8")
     report = out / "budget.md"
     report.write_text(budget_markdown(timings), encoding="utf-8")
     if timings["pages"]:

@@ -10,11 +10,12 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from pagereader.errors import InputError
+from pagereader.render.files import CHUNKS_JSONL
 from pagereader.structure.chunks import read_chunks_jsonl
 from pagereader.text.chars import normalize
 from pagereader.types import Chunk
 
-CHUNKS_FILE = "chunks.jsonl"
+CHUNKS_FILE = CHUNKS_JSONL.name
 
 
 class ChunkHit(BaseModel):

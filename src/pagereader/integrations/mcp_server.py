@@ -34,6 +34,7 @@ from pagereader.integrations.answers import (
 )
 from pagereader.integrations.chunk_search import ChunkList, list_chunks, search_chunks
 from pagereader.integrations.workspace import Limits, Workspace
+from pagereader.render.files import DOCUMENT_MD
 
 logger = logging.getLogger(__name__)
 
@@ -146,7 +147,7 @@ def build_server(workspace: Workspace) -> MCPServer[Any]:
 
 
 def _read_markdown(folder: Path) -> str:
-    path = folder / "document.md"
+    path = folder / DOCUMENT_MD.name
     return path.read_text(encoding="utf-8") if path.is_file() else ""
 
 

@@ -16,11 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pagereader import atomic
 from pagereader.config.options import Options
+from pagereader.document.writer import probe_folder
 from pagereader.errors import InputError, UnsupportedFormatError
 from pagereader.integrations.roots import Roots
 from pagereader.pipeline import aparse_to_folder, make_context
+from pagereader.render.files import DOCUMENT_JSON
 from pagereader.render.names import output_names
-from pagereader.render.writer import probe_folder
 from pagereader.reuse.cache import file_digest
 from pagereader.sources.formats import SUPPORTED_SUFFIXES, supported_types
 from pagereader.types import DocumentResult
@@ -116,14 +117,14 @@ class Workspace:
             not document_id
             or Path(document_id).name != document_id
             or document_id.startswith(".")
-            or not (folder / "document.json").is_file()
+            or not (folder / DOCUMENT_JSON.name).is_file()
         ):
             raise UnknownDocumentError("no parsed document has this id", file=document_id)
         return folder
 
     def load(self, document_id: str) -> DocumentResult:
         """A parsed document as its document.json records it."""
-        path = self.folder(document_id) / "document.json"
+        path = self.folder(document_id) / DOCUMENT_JSON.name
         try:
             return DocumentResult.model_validate(json.loads(path.read_text(encoding="utf-8")))
         except (OSError, ValueError, ValidationError) as exc:

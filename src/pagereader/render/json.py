@@ -4,6 +4,7 @@ pydantic models, so the file and the schema cannot drift apart."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +20,23 @@ block a `heading_path`; a page its `overlay_scale` (pixels of its overlay per pa
 a line's `char_boxes` are empty unless the option `output.char_boxes` asks for them."""
 
 
-def document_json(result: DocumentResult) -> dict[str, Any]:
-    """The JSON-ready content of document.json."""
-    return result.model_dump(mode="json", exclude={"markdown"})
+def document_json(
+    result: DocumentResult, decisions: Mapping[tuple[int, int], Mapping[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The JSON-ready content of document.json. ``decisions``: fields recorded beside a block,
+    by (page, block order) (what a reviewer decided, and the verdict before it)."""
+    data = result.model_dump(mode="json", exclude={"markdown"})
+    if decisions:
+        for page_data, page in zip(data["pages"], result.pages, strict=True):
+            for block_data, block in zip(page_data["blocks"], page.blocks, strict=True):
+                block_data.update(decisions.get((page.index, block.block.order), {}))
+    return data
 
 
-def document_json_text(result: DocumentResult) -> str:
-    return json.dumps(document_json(result), ensure_ascii=False, indent=2)
+def document_json_text(
+    result: DocumentResult, decisions: Mapping[tuple[int, int], Mapping[str, Any]] | None = None
+) -> str:
+    return json.dumps(document_json(result, decisions), ensure_ascii=False, indent=2)
 
 
 def json_schema() -> dict[str, Any]:
@@ -46,6 +57,31 @@ def _major_of(version: str) -> int | None:
 _MAJOR = int(SCHEMA_VERSION.split(".", 1)[0])
 
 
+DECISION_FIELDS = frozenset(
+    {"approved_by", "approved_at", "corrected_by", "corrected_at", "correction", "original"}
+)
+"""What a reviewer's decision records beside a block in document.json (the service's
+corrections): read past, the block is the corrected one."""
+
+
+def _without_decisions(raw: Any) -> Any:
+    """``raw`` with the blocks' decision fields left out (a corrected job's document.json)."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("pages"), list):
+        return raw
+    pages = []
+    for page in raw["pages"]:
+        if isinstance(page, dict) and isinstance(page.get("blocks"), list):
+            blocks = [
+                {k: v for k, v in b.items() if k not in DECISION_FIELDS}
+                if isinstance(b, dict)
+                else b
+                for b in page["blocks"]
+            ]
+            page = {**page, "blocks": blocks}
+        pages.append(page)
+    return {**raw, "pages": pages}
+
+
 def read_document_json(data: bytes, file: Path) -> DocumentResult:
     """A document.json's content (``file`` names it in errors). A schema of this major version
     or an older one is read (a newer minor version only adds fields); a newer major version is
@@ -64,7 +100,7 @@ def read_document_json(data: bytes, file: Path) -> DocumentResult:
             hint="upgrade pagereader, or parse the source document again with this one",
         )
     try:
-        return DocumentResult.model_validate(raw)
+        return DocumentResult.model_validate(_without_decisions(raw))
     except pydantic.ValidationError as exc:
         raise InputError(
             f"not a pagereader document.json (schema {SCHEMA_VERSION}): "

@@ -99,17 +99,46 @@ def page_markdown(
     return "\n\n".join(parts)
 
 
+def unread(page: PageResult) -> bool:
+    """A page that could not be read: errors and no block. Its Markdown is a comment saying
+    why, in the document's Markdown only."""
+    return bool(page.errors) and not page.blocks
+
+
 def document_markdown(pages: Sequence[PageResult], page_breaks: bool = True) -> str:
-    """All pages; an HTML comment marks where each page begins."""
+    """All pages' Markdown as :func:`with_markdown` made it; an HTML comment marks where each
+    page begins."""
     chunks = []
     for page in pages:
         head = f"<!-- page {page.index} -->\n\n" if page_breaks else ""
         body = page.markdown
-        if not page.blocks and page.errors:
+        if unread(page):
             reason = page.errors[0].message.replace("--", "- -")
             body = f"<!-- page {page.index} could not be read: {reason} -->"
         chunks.append(head + body)
     return "\n\n".join(chunks).strip() + "\n"
+
+
+def with_markdown(result: DocumentResult, mark_review: bool, page_breaks: bool) -> DocumentResult:
+    """``result`` with the Markdown of each page and of the whole made from its blocks, notes
+    and errors: the one place the Markdown is made. The ``markdown`` fields are this view's,
+    never set by anything else; the document layer applies it last, after every pass that
+    changes blocks, and a reviewer's correction applies it again, so document.md, the pages'
+    Markdown in document.json and the chunks' offsets always come from the blocks as they are.
+    ``mark_review``: a comment before each flagged block; ``page_breaks``: one before each
+    page."""
+    pages = tuple(
+        page.model_copy(
+            update={
+                "markdown": ""
+                if unread(page)
+                else page_markdown(page.blocks, page.notes, mark_review)
+            }
+        )
+        for page in result.pages
+    )
+    markdown = document_markdown(pages, page_breaks)
+    return result.model_copy(update={"pages": pages, "markdown": markdown})
 
 
 @dataclass

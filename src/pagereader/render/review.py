@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
+from pagereader.render.files import REVIEW_MD
 from pagereader.types import BlockResult, DocumentResult, PageResult
 
 _EXCERPT = 240
@@ -147,6 +148,6 @@ def review_markdown(
 
 def write_review(folder: Path, result: DocumentResult) -> Path:
     """Write ``folder/review.md`` and return its path."""
-    path = folder / "review.md"
+    path = folder / REVIEW_MD.name
     path.write_text(review_markdown(result), encoding="utf-8")
     return path

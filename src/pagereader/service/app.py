@@ -24,9 +24,11 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from pagereader.config.options import Options
+from pagereader.document.outputs import OUTPUTS
 from pagereader.http.auth import ANONYMOUS, TokenStore
 from pagereader.http.errors import ServiceError
 from pagereader.http.origin import OriginGuard
+from pagereader.render.files import CHUNKS_JSONL, OVERLAY_TYPE, overlay_name
 from pagereader.service.deps import Admin, Reader, Reviewer
 from pagereader.service.error_handlers import install_error_handlers
 from pagereader.service.jobs.store import FINISHED, JOB_STATUSES
@@ -41,15 +43,6 @@ from pagereader.service.workers import Service
 from pagereader.structure.chunks import read_chunks_jsonl
 
 logger = logging.getLogger(__name__)
-
-OUTPUT_FILES = {
-    "document.json": "application/json",
-    "document.md": "text/markdown; charset=utf-8",
-    "timings.json": "application/json",
-    "review.md": "text/markdown; charset=utf-8",
-    "chunks.jsonl": "application/jsonl",
-    "document.original.json": "application/json",
-}
 
 
 #: The upload's body (read as a stream by uploads.py), declared for /openapi.json.
@@ -188,19 +181,21 @@ def create_app(
 
     @app.get("/v1/jobs/{job_id}/pages/{page}.png", response_model=None)
     async def get_page(job_id: str, page: int, _: Reader) -> Any:
-        return _output(service, job_id, f"pages/{page:03d}.png", "image/png")
+        return _output(service, job_id, overlay_name(page), OVERLAY_TYPE)
 
     @app.get("/v1/jobs/{job_id}/chunks")
     async def get_chunks(job_id: str, _: Reader) -> ChunkList:
-        path = _output_path(service, job_id, "chunks.jsonl")
+        path = _output_path(service, job_id, CHUNKS_JSONL.name)
         text = await asyncio.to_thread(path.read_text, encoding="utf-8")
         return ChunkList(job=job_id, chunks=list(read_chunks_jsonl(text)))
 
     @app.get("/v1/jobs/{job_id}/{name}", response_model=None)
     async def get_output(job_id: str, name: str, _: Reader) -> Any:
-        if name not in OUTPUT_FILES:
-            raise ServiceError(404, f"no such output {name!r}; one of {', '.join(OUTPUT_FILES)}")
-        return _output(service, job_id, name, OUTPUT_FILES[name])
+        file = OUTPUTS.file(name)
+        if file is None:
+            names = ", ".join(OUTPUTS.names())
+            raise ServiceError(404, f"no such output {name!r}; one of {names}")
+        return _output(service, job_id, file.name, file.media_type)
 
     @app.delete("/v1/jobs/{job_id}")
     async def delete_job(job_id: str, caller: Admin) -> Deleted:

@@ -29,7 +29,6 @@ from pagereader.service.policy import ServiceLimits
 from pagereader.service.prometheus import ServiceMetrics
 from pagereader.service.reviews.corrections import ReviewStore, load_original, regenerate
 from pagereader.service.reviews.crops import CleanPages
-from pagereader.structure.chunks import chunks_file
 from pagereader.types import DocumentResult, ErrorItem
 
 logger = logging.getLogger(__name__)
@@ -200,19 +199,11 @@ class Service:
         self._flagged[job.id] = flagged_blocks(result)
         decided = self.reviews.current(job.id)
         if decided:
-            regenerate(Path(job.output), decided, *self.render_flags(), self.chunks_file)
+            regenerate(Path(job.output), decided, self.options)
             logger.info("job %s: %d decision(s) of reviewers applied again", job.id, len(decided))
         lines = [self._line(job, item) for item in result.errors]
         self.store.finish(job.id, result.status, lines)
         logger.info("job %s: %s, %d page(s)", job.id, result.status, len(result.pages))
-
-    def chunks_file(self, result: DocumentResult) -> str:
-        """chunks.jsonl of a job's document, cut as this service's options say."""
-        return chunks_file(result, self.options)
-
-    def render_flags(self) -> tuple[bool, bool]:
-        """(mark_review, page_breaks): how this service writes document.md."""
-        return self.options.verify.mark_review, self.options.output.markdown_page_breaks
 
     def flagged(self, job: Job) -> frozenset[tuple[int, int]]:
         """(page, block) of every block the verifier flagged in a finished job."""

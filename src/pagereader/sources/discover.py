@@ -19,11 +19,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pagereader.atomic import is_staged
+from pagereader.render.files import DOCUMENT_JSON, DOCUMENT_MD, TIMINGS_JSON
 from pagereader.sources.formats import SUPPORTED_SUFFIXES
 
 logger = logging.getLogger(__name__)
 
-DOCUMENT_MARKERS = ("document.json", "document.md", "timings.json")
+DOCUMENT_MARKERS = (DOCUMENT_JSON.name, DOCUMENT_MD.name, TIMINGS_JSON.name)
 BATCH_DIR = "_batch"
 BATCH_MARKERS = ("manifest.sqlite", "staging")
 

@@ -1,4 +1,5 @@
-"""Assemble stage: a page's results become its PageResult and Markdown."""
+"""Assemble stage: a page's results become its PageResult (its Markdown is the document
+layer's view, render/markdown.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import asyncio
 import logging
 from collections.abc import Sequence
 
-from pagereader.render.markdown import page_markdown
 from pagereader.render.overlay import overlay_scale
 from pagereader.runtime import Runtime
 from pagereader.stages.classify import analysis_copy
@@ -22,13 +22,10 @@ UNREAD_INK = 0.02
 
 
 async def run_assemble(ctx: Runtime, state: PageState) -> PageState:
-    """Order the results, write the page's Markdown, and on a scan say what was not read."""
+    """Order the results, and on a scan say what was not read."""
     prefer_text_layer(state, ctx.options.classify.max_garbage_ratio)
     state.warnings.extend(mojibake_warnings(state))
     state.results = sorted(state.results, key=lambda r: r.block.order)
-    state.markdown = page_markdown(
-        state.results, state.rendered.notes, mark_review=ctx.options.verify.mark_review
-    )
     for note in state.warnings:  # the earlier stages' (a text layer too large to use)
         logger.warning("%s page %d: %s", state.file, state.index, note)
     if _read_from_raster(state):
@@ -104,7 +101,6 @@ def page_result(
         blocks=tuple(state.results) if char_boxes else without_char_boxes(state.results),
         notes=page.notes,
         context=state.context,
-        markdown=state.markdown,
         errors=tuple(state.errors),
         warnings=tuple(state.warnings),
         timings=timings,

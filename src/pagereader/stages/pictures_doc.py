@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from pagereader.config.options import Options
-from pagereader.render.markdown import block_markdown, document_markdown, page_markdown
+from pagereader.render.markdown import block_markdown
 from pagereader.stages.pictures import fold, held
 from pagereader.types import (
     BBox,
@@ -86,7 +85,6 @@ def _page(
     page: PageResult,
     keys: dict[str, int],
     total: int,
-    mark: bool,
     boxes: dict[str, BBox],
     texts: dict[str, str],
 ) -> PageResult:
@@ -111,13 +109,10 @@ def _page(
         return page
     if not any(block_markdown(r) for r in blocks):  # a page of nothing but the logo
         return page
-    markdown = page_markdown(blocks, page.notes, mark)
-    return page.model_copy(update={"blocks": tuple(blocks), "markdown": markdown})
+    return page.model_copy(update={"blocks": tuple(blocks)})
 
 
-def document_pictures(
-    result: DocumentResult, deck: DeckInfo | None, options: Options
-) -> DocumentResult:
+def document_pictures(result: DocumentResult, deck: DeckInfo | None) -> DocumentResult:
     """``result`` with a slide deck's metadata (``deck``, from the PPTX itself) and, for
     documents read from pixels, its recurring pictures moved out of the pages."""
     if deck is not None:
@@ -126,11 +121,7 @@ def document_pictures(
     if not found:
         return result
     keys = {p.fingerprint: len(p.pages) for p in found}
-    mark = options.verify.mark_review
     boxes = _boxes(result.pages, keys)
     texts = {p.fingerprint: p.text for p in found}
-    pages = tuple(_page(p, keys, len(result.pages), mark, boxes, texts) for p in result.pages)
-    markdown = document_markdown(pages, options.output.markdown_page_breaks)
-    return result.model_copy(
-        update={"pages": pages, "markdown": markdown, "recurring_pictures": found}
-    )
+    pages = tuple(_page(p, keys, len(result.pages), boxes, texts) for p in result.pages)
+    return result.model_copy(update={"pages": pages, "recurring_pictures": found})

@@ -24,7 +24,6 @@ class PageState:
     results: list[BlockResult] = field(default_factory=list)
     errors: list[ErrorItem] = field(default_factory=list)
     context: PageContext | None = None
-    markdown: str = ""
     warnings: list[str] = field(default_factory=list)
     budget: PageBudget = field(default_factory=PageBudget)
     """The page's deadline and stop flag (see page_budget.py)."""

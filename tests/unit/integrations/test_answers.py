@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pagereader.config.options import Options
-from pagereader.document.result import document_result
+from pagereader.document.finish import PagesRead, finish_document
 from pagereader.errors import InputError
 from pagereader.integrations.answers import article_answer, bounded
 from pagereader.structure.numbering import asked_article
@@ -76,7 +76,8 @@ def _statute(*lines: str) -> DocumentResult:
         block = Block(kind="text", bbox=box, order=order, lines=(TextLine(text=text, bbox=box),))
         blocks.append(BlockResult(block=block, text=text))
     page = PageResult(index=1, width=595.0, height=842.0, blocks=tuple(blocks))
-    return document_result("law.pdf", 1, [page], [], Options())
+    read = PagesRead(file="law.pdf", local="law.pdf", page_count=1, pages=(page,))
+    return finish_document(read, Options())
 
 
 CHINESE = _statute(

@@ -1,9 +1,9 @@
 """Corrections without a server: the audit trail, outputs rebuilt from the pipeline's own
 result with provenance, a revert, and which pages become eval cases (read back by the
 evaluator's own manifest reader). The folder is replaced whole: a process killed while the
-outputs are regenerated (after document.json and document.md, before chunks.jsonl and
-review.md) and a chunker that fails both leave every file as it was, and the next
-regeneration sweeps what the killed one left."""
+outputs are regenerated (after document.md, before chunks.jsonl, review.md and
+document.json) leaves every file as it was, and the next regeneration sweeps what the killed
+one left; a chunker that fails leaves no chunks.jsonl of the document before the decision."""
 
 from __future__ import annotations
 
@@ -13,17 +13,17 @@ import os
 import signal
 import subprocess
 import sys
-from functools import partial
 from pathlib import Path
 
 import pytest
 
 from folders import tree_bytes
 from pagereader.config.options import Options
-from pagereader.document.result import document_result
+from pagereader.document.finish import PagesRead, finish_document
+from pagereader.document.outputs import OUTPUTS, Finished, Output, Registry
 from pagereader.evaluate.cases import read_dataset
+from pagereader.render.files import CHUNKS_JSONL
 from pagereader.render.json import document_json_text
-from pagereader.render.markdown import page_markdown
 from pagereader.service.jobs.store import JobStore
 from pagereader.service.logs import JobFilter, JsonFormatter, job_context
 from pagereader.service.reviews.cases import export_evalset
@@ -53,9 +53,13 @@ def _block(order: int, kind: str, text: str, verdict: Verdict | None = None) -> 
 
 
 def _page(index: int, *blocks: BlockResult) -> PageResult:
-    """A page as assemble leaves it (its Markdown made from its blocks, review marks on)."""
-    markdown = page_markdown(blocks, "", True)
-    return PageResult(index=index, width=210, height=297, blocks=blocks, markdown=markdown)
+    return PageResult(index=index, width=210, height=297, blocks=blocks)
+
+
+def _finished(file: str, *pages: PageResult) -> DocumentResult:
+    """The document a parse finishes from these pages (review marks and page breaks on)."""
+    read = PagesRead(file=file, local=file, page_count=len(pages), pages=pages)
+    return finish_document(read, Options())
 
 
 def _job_folder(root: Path) -> Path:
@@ -69,7 +73,7 @@ def _job_folder(root: Path) -> Path:
         ),
         _page(2, _block(0, "text", "Article 9 shall apply.", FLAG)),
     ]
-    result = document_result("lease.pdf", 2, pages, [], Options())
+    result = _finished("lease.pdf", *pages)
     folder = root / "jobs" / "job1"
     folder.mkdir(parents=True)
     (folder / "document.json").write_text(document_json_text(result), encoding="utf-8")
@@ -90,7 +94,7 @@ def test_edit_regenerates_outputs_with_provenance_and_revert_restores(tmp_path: 
         "rita",
         "reviewer",
     )
-    regenerate(folder, store.current("job1"), mark_review=True, page_breaks=True)
+    regenerate(folder, store.current("job1"), Options())
 
     markdown = (folder / "document.md").read_text()
     assert markdown == (
@@ -110,7 +114,7 @@ def test_edit_regenerates_outputs_with_provenance_and_revert_restores(tmp_path: 
     store = ReviewStore(tmp_path / "reviews.sqlite")  # the trail is on disk
     assert [r.action for r in store.trail("job1")] == ["edit"]
     store.add("job1", 1, 2, "revert", None, "The tenant shall pay the rent.", "ops", "admin")
-    regenerate(folder, store.current("job1"), mark_review=True, page_breaks=True)
+    regenerate(folder, store.current("job1"), Options())
     assert "The tenant may pay the rent." in (folder / "document.md").read_text()
     assert (
         "corrected_by"
@@ -175,16 +179,18 @@ import os, signal, sys
 from pathlib import Path
 from pagereader.service.reviews.corrections import ReviewStore, regenerate
 
-def crash(result):  # document.json and document.md are written by now
+from pagereader.config.options import Options
+from pagereader.document.outputs import OUTPUTS, Output, Registry
+from pagereader.render.files import CHUNKS_JSONL
+
+def crash(finished):  # document.md and timings.json are written by now
     os.kill(os.getpid(), signal.SIGKILL)
 
+views = tuple(Output(o.file, crash) if o.file == CHUNKS_JSONL else o for o in OUTPUTS.views)
+outputs = Registry(views, OUTPUTS.report, OUTPUTS.record, OUTPUTS.kept)
 store = ReviewStore(Path(sys.argv[2]))
-regenerate(Path(sys.argv[1]), store.current("job1"), True, True, crash)
+regenerate(Path(sys.argv[1]), store.current("job1"), Options(), outputs)
 """
-
-
-def _chunks(result: DocumentResult) -> str:
-    return chunks_file(result, Options())
 
 
 def _siblings(folder: Path) -> list[str]:
@@ -198,7 +204,7 @@ def corrected_once(tmp_path: Path) -> tuple[Path, ReviewStore]:
     folder = _job_folder(tmp_path)
     store = ReviewStore(tmp_path / "reviews.sqlite")
     store.add("job1", 1, 2, "edit", "The tenant shall pay.", "may", "rita", "reviewer")
-    regenerate(folder, store.current("job1"), True, True, _chunks)
+    regenerate(folder, store.current("job1"), Options())
     assert {"document.md", "chunks.jsonl", "review.md"} <= set(tree_bytes(folder))
     store.add("job1", 2, 0, "edit", "Article 9 must apply.", "shall", "rita", "reviewer")
     return folder, store
@@ -229,25 +235,34 @@ def test_a_process_killed_while_regenerating_leaves_the_outputs_whole(
     assert done.returncode == -signal.SIGKILL, done.stderr
     assert tree_bytes(folder) == before  # not a new document.md beside the old chunks.jsonl
 
-    regenerate(folder, store.current("job1"), True, True, _chunks)
+    regenerate(folder, store.current("job1"), Options())
     assert "Article 9 must apply." in (folder / "document.md").read_text(encoding="utf-8")
     chunks = [json.loads(line) for line in (folder / "chunks.jsonl").read_text().splitlines()]
     assert any("Article 9 must apply." in chunk["text"] for chunk in chunks)
     assert _siblings(folder) == []  # what the killed process left is swept
 
 
-def test_a_failing_chunker_leaves_the_outputs_whole(
+def _broken_chunks(finished: Finished) -> str:
+    raise RuntimeError("tokenizer gone")
+
+
+def test_a_failing_chunker_leaves_no_chunks_of_the_text_before(
     corrected_once: tuple[Path, ReviewStore],
 ) -> None:
     folder, store = corrected_once
-    before = tree_bytes(folder)
-
-    def broken(result: DocumentResult) -> str:
-        raise RuntimeError("tokenizer gone")
-
-    with pytest.raises(RuntimeError, match="tokenizer gone"):
-        regenerate(folder, store.current("job1"), True, True, broken)
-    assert tree_bytes(folder) == before
+    assert "Article 9 shall apply." in (folder / "chunks.jsonl").read_text()
+    views = tuple(
+        Output(o.file, _broken_chunks, o.stage) if o.file == CHUNKS_JSONL else o
+        for o in OUTPUTS.views
+    )
+    broken = Registry(views, OUTPUTS.report, OUTPUTS.record, OUTPUTS.kept)
+    result = regenerate(folder, store.current("job1"), Options(), broken)
+    assert result is not None and result.status == "partial"
+    assert not (folder / "chunks.jsonl").exists()  # no chunks of the superseded text
+    assert "Article 9 must apply." in (folder / "document.md").read_text()
+    errors = json.loads((folder / "document.json").read_text())["errors"]
+    assert [e["stage"] for e in errors] == ["chunks"]
+    assert "RuntimeError: tokenizer gone" in errors[0]["message"]
     assert _siblings(folder) == []
 
 
@@ -259,7 +274,7 @@ def _statute_folder(root: Path) -> Path:
         "第十三條 雇主不得於勞工產假期間終止契約。",
     )
     blocks = tuple(_block(order, "text", text) for order, text in enumerate(lines))
-    result = document_result("law.pdf", 1, [_page(1, *blocks)], [], Options())
+    result = _finished("law.pdf", _page(1, *blocks))
     folder = root / "jobs" / "law"
     folder.mkdir(parents=True)
     (folder / "document.json").write_text(document_json_text(result), encoding="utf-8")
@@ -282,8 +297,7 @@ def test_an_edited_article_number_moves_the_structure_and_the_chunks(tmp_path: P
     store.add(
         "law", 1, 1, "edit", "第二十二條 勞工得請求雇主發給服務證明書。", "", "rita", "reviewer"
     )
-    chunker = partial(chunks_file, options=Options())
-    regenerate(folder, store.current("law"), True, True, chunker)
+    regenerate(folder, store.current("law"), Options())
     tree, chunks = _articles(folder)
     assert tree == ["art-11", "art-22", "art-13"] and chunks == tree
     chunk = json.loads((folder / "chunks.jsonl").read_text().splitlines()[1])
@@ -295,10 +309,9 @@ def test_approving_every_block_leaves_every_output_as_it_was(tmp_path: Path) -> 
     store = ReviewStore(tmp_path / "reviews.sqlite")
     for order in range(3):
         store.add("law", 1, order, "approve", None, "", "rita", "reviewer")
-    chunker = partial(chunks_file, options=Options())
     original = json.loads((folder / "document.json").read_text())
     chunks = (folder / "chunks.jsonl").read_text()
-    regenerate(folder, store.current("law"), True, True, chunker)
+    regenerate(folder, store.current("law"), Options())
     assert (folder / "chunks.jsonl").read_text() == chunks
     corrected = json.loads((folder / "document.json").read_text())
     for block in (b for page in corrected["pages"] for b in page["blocks"]):

@@ -1,8 +1,8 @@
 """The review API: a job's blocks with their verdicts, a reviewer's decisions on them, the audit
 trail, block crops, and the evalset made of what people checked.
 
-Decisions need a finished job; each one is appended to the trail and the job's document.md,
-document.json and review.md are regenerated at once (corrections.py). Only a reviewer
+Decisions need a finished job; each one is appended to the trail and every output of the job
+is written anew at once, by the writer a parse writes with (corrections.py). Only a reviewer
 decides; only an admin reverts a decision.
 """
 
@@ -85,8 +85,7 @@ def job_document(service: Service, job_id: str) -> JobDocument:
     if original is None:
         raise ServiceError(409, f"job {job_id} has no document to review ({job.status})")
     decisions = service.reviews.current(job_id)
-    mark, breaks = service.render_flags()
-    corrected = apply_reviews(original, decisions, mark, breaks)
+    corrected = apply_reviews(original, decisions, service.options)
     return JobDocument(job, original, corrected, decisions)
 
 
@@ -201,8 +200,7 @@ async def revert(service: Service, job_id: str, review_id: int, who: Principal) 
 
 async def _regenerate(service: Service, job: Job) -> None:
     decisions = service.reviews.current(job.id)
-    flags = service.render_flags()
-    await asyncio.to_thread(regenerate, Path(job.output), decisions, *flags, service.chunks_file)
+    await asyncio.to_thread(regenerate, Path(job.output), decisions, service.options)
 
 
 def crop_png(service: Service, job_id: str, page: int, order: int) -> bytes:

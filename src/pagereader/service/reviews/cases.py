@@ -15,6 +15,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from pagereader.config.options import Options
 from pagereader.errors import InputError
 from pagereader.evalset_manifest import ManifestEntry, guess_lang, write_manifest
 from pagereader.render.markdown import page_text
@@ -78,7 +79,7 @@ def export_evalset(
         if original is None or not upload.is_file():
             logger.warning("job %s: no outputs or upload; left out of the evalset", job.id)
             continue
-        corrected = apply_reviews(original, decided, mark_review=False, page_breaks=False)
+        corrected = apply_reviews(original, decided, Options())  # its blocks, not its Markdown
         pages = [p for p in corrected.pages if page_checked(p, decided)]
         if not pages:
             continue

@@ -5,9 +5,10 @@ Every decision is one row (who, when, the action, the new text and the text it r
 updated nor deleted (not even with its job): the latest row of a block is its state, an admin's
 ``revert`` row undoes it. The
 pipeline's own document.json is kept as ``document.original.json`` the first time a job is
-corrected, and document.md, document.json and review.md are always regenerated from it, so a
-re-run of the job (after a crash) gets the same corrections again. The job's folder is
-replaced whole each time, never rewritten file by file.
+corrected, and every output is always regenerated from it by the writer a parse writes with
+(document/writer.py), so a re-run of the job (after a crash) gets the same corrections again
+and an approval that changes nothing changes no byte. The job's folder is replaced whole each
+time, never rewritten file by file.
 """
 
 from __future__ import annotations
@@ -15,19 +16,19 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pagereader.atomic import StagedFolder, write_atomic
-from pagereader.document.result import with_pages
+from pagereader.config.options import Options
+from pagereader.document.finish import with_changed_pages
+from pagereader.document.outputs import OUTPUTS, Registry
+from pagereader.document.writer import DocumentWriter
 from pagereader.errors import OutputError
-from pagereader.render.json import document_json
-from pagereader.render.markdown import page_markdown
-from pagereader.render.review import review_markdown
+from pagereader.render import files
+from pagereader.render.files import DOCUMENT_JSON
 from pagereader.service.sqlite import open_store
 from pagereader.text.unicode import CORRECTION_TEXT, clean_result
 from pagereader.types import BlockResult, DocumentResult, PageResult, Verdict
@@ -35,7 +36,7 @@ from pagereader.types import BlockResult, DocumentResult, PageResult, Verdict
 ReviewAction = Literal["approve", "edit", "unreadable", "revert"]
 REVIEW_ACTIONS: tuple[str, ...] = get_args(ReviewAction)
 UNREADABLE_TEXT = "[unclear]"
-ORIGINAL_JSON = "document.original.json"
+ORIGINAL_JSON = files.ORIGINAL_JSON.name
 
 SCHEMA_STEPS = (
     """
@@ -145,7 +146,7 @@ def block_text(block: BlockResult) -> str:
 
 def load_original(folder: Path) -> DocumentResult | None:
     """The pipeline's result of a finished job (None when the job wrote none)."""
-    for name in (ORIGINAL_JSON, "document.json"):
+    for name in (ORIGINAL_JSON, DOCUMENT_JSON.name):
         path = folder / name
         if path.is_file():
             data = json.loads(path.read_text(encoding="utf-8"))
@@ -164,14 +165,11 @@ def _decided(block: BlockResult, review: Review) -> BlockResult:
 
 
 def apply_reviews(
-    result: DocumentResult,
-    reviews: dict[tuple[int, int], Review],
-    mark_review: bool,
-    page_breaks: bool,
+    result: DocumentResult, reviews: dict[tuple[int, int], Review], options: Options
 ) -> DocumentResult:
     """The document with every decision applied, its text cleaned as every output's is
     (unicode.py; the trail keeps what was sent), and what is read from its blocks (headings,
-    Markdown, the structure tree, and so the chunks) computed again as for a parse."""
+    the structure tree, the Markdown, and so the chunks) computed again as for a parse."""
     pages: list[PageResult] = []
     for page in result.pages:
         blocks = tuple(
@@ -180,14 +178,11 @@ def apply_reviews(
             else b
             for b in page.blocks
         )
-        if blocks == page.blocks:
-            pages.append(page)
-            continue
-        # a person's text is cleaned as an engine's is before it reaches any output
-        page, _ = clean_result(page.model_copy(update={"blocks": blocks}), CORRECTION_TEXT)
-        markdown = page_markdown(page.blocks, page.notes, mark_review)
-        pages.append(page.model_copy(update={"markdown": markdown}))
-    return with_pages(result, pages, mark_review, page_breaks)
+        if blocks != page.blocks:
+            # a person's text is cleaned as an engine's is before it reaches any output
+            page, _ = clean_result(page.model_copy(update={"blocks": blocks}), CORRECTION_TEXT)
+        pages.append(page)
+    return with_changed_pages(result, pages, options)
 
 
 def _provenance(review: Review) -> dict[str, Any]:
@@ -201,57 +196,50 @@ def _provenance(review: Review) -> dict[str, Any]:
     }
 
 
-def corrected_json(
-    original: DocumentResult, corrected: DocumentResult, reviews: dict[tuple[int, int], Review]
-) -> dict[str, Any]:
-    """document.json of the corrected document: each decided block keeps the verifier's own
-    verdict and says who decided what, and what the text was before."""
-    data = document_json(corrected)
-    for page_data, page in zip(data["pages"], original.pages, strict=True):
-        for block_data, block in zip(page_data["blocks"], page.blocks, strict=True):
+def decisions(
+    original: DocumentResult, reviews: dict[tuple[int, int], Review]
+) -> dict[tuple[int, int], dict[str, Any]]:
+    """What document.json records beside each decided block: the verifier's own verdict
+    and who decided what, and what the text was before."""
+    recorded: dict[tuple[int, int], dict[str, Any]] = {}
+    for page in original.pages:
+        for block in page.blocks:
             review = reviews.get((page.index, block.block.order))
             if review is not None:
-                block_data["verdict"] = block.verdict.model_dump(mode="json")
-                block_data.update(_provenance(review))
-    return data
-
-
-def _write(path: Path, text: str) -> None:
-    write_atomic(path, text.encode("utf-8"))
+                verdict = block.verdict.model_dump(mode="json")
+                recorded[(page.index, block.block.order)] = {
+                    "verdict": verdict,
+                    **_provenance(review),
+                }
+    return recorded
 
 
 def regenerate(
     folder: Path,
     reviews: dict[tuple[int, int], Review],
-    mark_review: bool,
-    page_breaks: bool,
-    chunker: Callable[[DocumentResult], str] | None = None,
+    options: Options,
+    outputs: Registry = OUTPUTS,
 ) -> DocumentResult | None:
-    """Rewrite document.md, document.json, review.md and (with a ``chunker``) chunks.jsonl of
-    a finished job from its original result and the decisions; returns the corrected result
-    (None without outputs). The folder is replaced whole, as the writer puts it in place
-    (atomic.py): a failure leaves the previous outputs, all of them, and raises OutputError."""
-    if not (folder / "document.json").is_file():
+    """Write every output of a finished job anew (document/writer.py, as a parse writes them)
+    from its original result and the decisions; returns the corrected result (None without
+    outputs). Its overlays are kept, as is the run's wall time in timings.json. The folder is
+    replaced whole: a failure leaves the previous outputs, all of them, and raises
+    OutputError."""
+    if not (folder / DOCUMENT_JSON.name).is_file():
         return None
     original = load_original(folder)
     assert original is not None
-    corrected = apply_reviews(original, reviews, mark_review, page_breaks)
-    data = corrected_json(original, corrected, reviews)
-    try:
-        with StagedFolder(folder) as staged:
-            staged.start_from_current()
+    corrected = apply_reviews(original, reviews, options)
+    with DocumentWriter(folder, options, outputs) as writer:
+        try:
+            wall_s = writer.keep_current()
             if not (folder / ORIGINAL_JSON).is_file():
-                os.replace(staged.path / "document.json", staged.path / ORIGINAL_JSON)
-            _write(staged.path / "document.json", json.dumps(data, ensure_ascii=False, indent=2))
-            _write(staged.path / "document.md", corrected.markdown)
-            if chunker is not None:  # its offsets are into this document.md
-                _write(staged.path / "chunks.jsonl", chunker(corrected))
-            _write(staged.path / "review.md", review_markdown(corrected))
-            staged.publish()
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise OutputError(
-            f"cannot write the corrected outputs: {reason}; the folder is kept as it was",
-            file=folder,
-        ) from None
-    return corrected
+                os.replace(writer.folder / DOCUMENT_JSON.name, writer.folder / ORIGINAL_JSON)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            raise OutputError(
+                f"cannot write the corrected outputs: {reason}; the folder is kept as it was",
+                file=folder,
+            ) from None
+        budget_s = options.budget.target_page_s
+        return writer.finish(corrected, budget_s, wall_s, decisions(original, reviews))

@@ -23,6 +23,7 @@ from fastapi.templating import Jinja2Templates
 
 from pagereader.http.auth import ANONYMOUS, COOKIE, Principal, TokenStore
 from pagereader.http.errors import ServiceError
+from pagereader.render.files import overlay_name
 from pagereader.service.jobs.store import FINISHED, Job
 from pagereader.service.jobs.submit import submit_upload
 from pagereader.service.reviews.api import block_entries, job_document, record_decision
@@ -197,7 +198,7 @@ def ui_router(service: Service, tokens: TokenStore, sessions: SessionStore) -> A
                         "decision": doc.decisions.get(key),
                     }
                 )
-            has_image = (Path(doc.job.output) / "pages" / f"{page_result.index:03d}.png").is_file()
+            has_image = (Path(doc.job.output) / overlay_name(page_result.index)).is_file()
             pages.append({"page": page_result, "blocks": blocks, "image": has_image})
         return page(request, "document.html", session, job=doc.job, pages=pages)
 

@@ -1,5 +1,5 @@
-"""Writes a document's outputs: OUT/<name>/document.md, document.json, pages/NNN.png,
-timings.json, review.md and (given a chunker) chunks.jsonl.
+"""Writes a document's output folder: every file of the registry (registry.py) from the one
+finished document, and pages/NNN.png overlays as pages finish.
 
 A document folder is complete or absent: the outputs are written into a hidden sibling
 (``OUT/.<name>.tmp-XXXXXXXX``, see atomic.py), overlays as pages finish, and the folder is
@@ -8,8 +8,10 @@ document.json or the folder cannot be written (a full disk, a read-only OUT) or 
 stops, the sibling is removed, OUT/<name> stays as the last complete run left it (or absent)
 and the caller gets one OutputError naming the folder. document.json says what else was not
 written: a page whose overlay failed is kept with that error, as is the document whose
-Markdown, timings or review failed (``partial``), so the record on disk always agrees with what
-the caller is told.
+Markdown, timings, chunks or review failed (``partial``), so the record on disk always agrees
+with what the caller is told. A reviewer's correction rewrites a finished folder through the
+same writer (:meth:`DocumentWriter.keep_current`), so its files are those a parse of the
+corrected document writes.
 """
 
 from __future__ import annotations
@@ -18,18 +20,20 @@ import io
 import json
 import logging
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
 from pagereader import atomic
 from pagereader.atomic import TEMP_SUFFIX, StagedFolder
+from pagereader.config.options import Options
+from pagereader.document.outputs import OUTPUTS, Finished, Output, Registry
 from pagereader.errors import OutputError
-from pagereader.render.json import document_json_text
+from pagereader.render.files import OVERLAYS_DIR, TIMINGS_JSON, overlay_name
 from pagereader.render.overlay import draw_overlay
-from pagereader.render.review import review_markdown
-from pagereader.timing import timings_document
 from pagereader.types import DocumentResult, ErrorItem, PageResult
 
 logger = logging.getLogger(__name__)
@@ -80,18 +84,13 @@ class DocumentWriter:
     OUT/<name> as it was.
     """
 
-    def __init__(
-        self,
-        folder: Path,
-        overlays: bool = True,
-        chunker: Callable[[DocumentResult], str] | None = None,
-    ) -> None:
-        """``chunker`` gives the text of chunks.jsonl for a document (the structure layer's,
-        passed in since the writer sits below it); without one no chunks.jsonl is written.
-        Raises OutputError before any work when ``folder``'s parent cannot be written."""
+    def __init__(self, folder: Path, options: Options, outputs: Registry = OUTPUTS) -> None:
+        """Writes every output of ``outputs`` (overlays as ``options.output`` says). Raises
+        OutputError before any work when ``folder``'s parent cannot be written."""
         self.final = folder
-        self.overlays = overlays
-        self.chunker = chunker
+        self.options = options
+        self.overlays = options.output.overlays
+        self.outputs = outputs
         self.written: set[int] = set()
         self.unwritten: dict[int, str] = {}
         try:
@@ -115,8 +114,23 @@ class DocumentWriter:
         """Drop what was written; OUT/<name> stays as it was."""
         self.staged.discard()
 
+    def keep_current(self) -> float | None:
+        """Start from the folder in place (its overlays and any file the registry does not
+        make), to write its outputs anew from a changed document; returns the run's seconds
+        its timings.json recorded (None without one)."""
+        self.staged.start_from_current()
+        pages = self.folder / OVERLAYS_DIR
+        if pages.is_dir():
+            self.written.update(int(p.stem) for p in pages.glob("*.png") if p.stem.isdigit())
+        try:
+            summary = json.loads((self.folder / TIMINGS_JSON.name).read_bytes())["summary"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        wall = summary.get("wall_s")
+        return float(wall) if isinstance(wall, int | float) else None
+
     def overlay_path(self, index: int) -> Path:
-        return self.folder / "pages" / f"{index:03d}.png"
+        return self.folder / overlay_name(index)
 
     def write_overlay(self, page: PageResult, image: Image.Image | None, scale: float) -> None:
         """Draw and save the page's overlay (``image`` is the page raster); a failure is kept
@@ -148,31 +162,35 @@ class DocumentWriter:
             if (message := self.unwritten.get(page.index)) is not None
         }
 
-    def finish(self, result: DocumentResult, budget_s: float, wall_s: float) -> DocumentResult:
-        """Write the Markdown, the timings, the review and then the JSON, and put the folder in
-        place. Returns the document as document.json records it, with what could not be
-        written; raises OutputError, leaving OUT/<name> as it was, when document.json or the
-        folder itself cannot be written."""
+    def finish(
+        self,
+        result: DocumentResult,
+        budget_s: float,
+        wall_s: float | None,
+        decisions: Mapping[tuple[int, int], Mapping[str, Any]] | None = None,
+    ) -> DocumentResult:
+        """Write every output of the registry, in its order, and put the folder in place.
+        Returns the document as document.json records it, with what could not be written;
+        raises OutputError, leaving OUT/<name> as it was, when document.json or the folder
+        itself cannot be written. ``decisions``: as :class:`Finished` has them."""
         self.finishing = True
         with self.staged:
             result = with_output_errors(result, self._overlay_errors(result))
-            timings = json.dumps(timings_document(result.pages, budget_s, wall_s), indent=2)
-            result = self._write_text(result, "document.md", result.markdown)
-            result = self._write_text(result, "timings.json", timings)
-            if self.chunker is not None:
-                result = self._write_chunks(result, self.chunker)
-            # the review after the others, so that it lists what of them failed
-            result = self._write_text(result, "review.md", review_markdown(result, self.written))
-            record = document_json_text(result).encode("utf-8")
+            finished = Finished(
+                result, self.options, budget_s, wall_s, frozenset(self.written), decisions or {}
+            )
+            for output in (*self.outputs.views, self.outputs.report):
+                finished = replace(finished, result=self._write(finished, output))
+            record = self.outputs.record
             try:
-                atomic.write_atomic(self.folder / "document.json", record)
+                atomic.write_atomic(self.folder / record.name, record.view(finished).encode())
             except OSError as exc:
-                raise self._unwritten("document.json", exc) from None
+                raise self._unwritten(record.name, exc) from None
             try:
                 self.staged.publish()
             except OSError as exc:
                 raise self._unwritten("the folder", exc) from None
-        return result
+        return finished.result
 
     def _unwritten(self, what: str, exc: OSError) -> OutputError:
         """The one error of a folder not written, saying what is left at its place."""
@@ -180,29 +198,26 @@ class DocumentWriter:
         message = f"cannot write {what}: {_reason(exc)}; the folder is {kept}"
         return OutputError(message, file=self.final)
 
-    def _write_chunks(
-        self, result: DocumentResult, chunker: Callable[[DocumentResult], str]
-    ) -> DocumentResult:
-        """chunks.jsonl; a chunker that fails leaves none and the document says why."""
+    def _write(self, finished: Finished, output: Output) -> DocumentResult:
+        """Write one output; the document with the error if its view or the write failed (no
+        file of that name is left: not one an earlier run wrote either)."""
+        result, path = finished.result, self.folder / output.name
         try:
-            text = chunker(result)
+            text = output.view(finished)
         except Exception as exc:
-            logger.exception("%s: chunks.jsonl not made", result.source)
+            logger.exception("%s: %s not made", result.source, output.name)
+            path.unlink(missing_ok=True)
             item = ErrorItem(
                 file=result.source,
-                stage="chunks",
-                message=f"cannot make chunks.jsonl: {type(exc).__name__}: {exc}",
+                stage=output.stage,
+                message=f"cannot make {output.name}: {type(exc).__name__}: {exc}",
                 hint="rerun with --debug for the traceback and report it",
             )
             return with_output_errors(result, {}, [item])
-        return self._write_text(result, "chunks.jsonl", text)
-
-    def _write_text(self, result: DocumentResult, name: str, text: str) -> DocumentResult:
-        """Write one of the document's text files; ``result`` with the error if it failed."""
         try:
-            atomic.write_atomic(self.folder / name, text.encode("utf-8"))
+            atomic.write_atomic(path, text.encode("utf-8"))
         except OSError as exc:
-            message = f"cannot write {self.final / name}: {_reason(exc)}"
+            message = f"cannot write {self.final / output.name}: {_reason(exc)}"
             hint = OutputError.default_hint
             item = ErrorItem(file=result.source, stage="write", message=message, hint=hint)
             return with_output_errors(result, {}, [item])
