@@ -17,6 +17,7 @@ import pytest
 from PIL import Image
 
 from pagereader.engines.dialects import PARSERS, SCALES, Frame, PageAnswer, parse_answer
+
 from shared_data import shared
 
 QWEN25 = {"factor": 28, "min_pixels": 3136, "max_pixels": 12845056}
@@ -166,7 +167,7 @@ def f1(hypothesis: Counter[str], reference: Counter[str]) -> float:
 
 
 def block_words(answer: PageAnswer) -> str:
-    parts = []
+    parts: list[str] = []
     for block in answer.blocks:
         if block.table is not None:
             parts.extend(cell.text for cell in block.table.cells)

@@ -6,6 +6,7 @@ Adding a dialect touches its module and the three tables here, nothing else.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from pagereader.engines.dialects import (
@@ -23,6 +24,11 @@ from pagereader.errors import ConfigError
 from pagereader.types import Frozen
 
 Parser = Callable[[str, Frame], PageAnswer]
+
+SPECIAL_TOKENS = "special-tokens"
+_CHAT_TOKENS = re.compile(r"<\|(?:endoftext|im_end|im_start|end|eot_id)\|>|<｜end▁of▁sentence｜>")
+"""End-of-turn tokens of the chat templates these models use (DeepSeek-OCR's ``<|ref|>`` and
+``<|det|>`` are its answer, not these)."""
 
 
 class DialectPrompt(Frozen):
@@ -153,13 +159,26 @@ Qwen prompts on a 0-1000 grid: a Qwen3-VL engine's frame sets ``scale=1000``."""
 def parse_answer(
     dialect: str, answer: str, frame: Frame, *, finish_reason: str | None = None
 ) -> PageAnswer:
-    """Read a whole-page answer in its dialect. ``finish_reason == "length"`` (the answer cut
-    at the token limit) is named in the warnings and marks the answer ``truncated``."""
+    """Read a whole-page answer in its dialect. Chat-template tokens a server let through
+    (``<|endoftext|>``, ``<|im_end|>``) are removed first; ``finish_reason == "length"`` (the
+    answer cut at the token limit) is named in the warnings and marks the answer
+    ``truncated``."""
     parser = PARSERS.get(dialect)
     if parser is None:
         raise ConfigError(f"unknown dialect {dialect!r}; known: {', '.join(sorted(PARSERS))}")
-    result = parser(answer, frame)
-    if finish_reason != "length":
-        return result
-    cut = warning(CUT_AT_LENGTH, "the answer ended at max_tokens; its last block may be cut")
-    return result.model_copy(update={"warnings": (*result.warnings, cut), "truncated": True})
+    tokens = _CHAT_TOKENS.findall(answer)
+    result = parser(_CHAT_TOKENS.sub("", answer) if tokens else answer, frame)
+    notes = list(result.warnings)
+    if tokens:
+        notes.insert(0, warning(SPECIAL_TOKENS, f"chat tokens removed: {sorted(set(tokens))}"))
+    if finish_reason == "length":
+        notes.append(
+            warning(CUT_AT_LENGTH, "the answer ended at max_tokens; its last block may be cut")
+        )
+    return result.model_copy(
+        update={
+            "raw": answer,
+            "warnings": tuple(notes),
+            "truncated": finish_reason == "length",
+        }
+    )
