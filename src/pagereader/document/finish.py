@@ -2,9 +2,10 @@
 
 Reading gives pages and a few facts about the file (its page count, what the reader left out,
 a deck's own metadata, the served engines that failed their start-up check); this turns them
-into the document: engine faults, heading levels, the Markdown, the structure tree, a deck's
-metadata or the recurring pictures moved out of the pages, the name the user knows it by, and
-text every output can hold. A parse reads all pages and finishes them here; a batch that read
+into the document: its running headers and footers (told from body text at a page's edge),
+engine faults, heading levels, the Markdown, the structure tree, a deck's metadata or the
+recurring pictures moved out of the pages, the name the user knows it by, and text every
+output can hold. A parse reads all pages and finishes them here; a batch that read
 a document's page ranges apart merges what each range read and finishes the whole here, so the
 two give the same document (a range never finishes its own pages: a logo repeated on three
 slides of one range is not a recurring picture of the document).
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 
 from pagereader.config.options import Options
 from pagereader.document.result import document_result, named
+from pagereader.document.running import running_furniture
 from pagereader.stages.engine_faults import engine_faults
 from pagereader.stages.pictures_doc import document_pictures
 from pagereader.text.unicode import DOCUMENT_TEXT, clean_result
@@ -67,7 +69,7 @@ def finish_document(read: PagesRead, options: Options) -> DocumentResult:
     """The document from its pages read (see the module's docstring for the sequence). A
     document none of whose pages was read (it could not be opened) gets no engine faults:
     no engine was asked anything for it."""
-    pages = list(read.pages)
+    pages = running_furniture(read.pages, options.verify.mark_review)
     errors, warnings = list(read.errors), read.warnings
     if pages:
         faults = engine_faults(read.file, pages, options, read.engine_problems)
