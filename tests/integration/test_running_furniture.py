@@ -76,13 +76,22 @@ def test_running_lines_leave_the_markdown_marked_and_a_body_line_at_the_edge_sta
     assert _reasons(header) == ["running header: the same text at this place on page(s) 2, 3"]
 
 
-def test_a_single_page_keeps_its_edge_lines_but_not_its_page_number(tmp_path: Path) -> None:
+def test_a_single_page_leaves_its_edge_lines_out_for_review(tmp_path: Path) -> None:
+    """One page shows no repetition: its header and footer stay out of document.md (as a page
+    cut from a journal wants), flagged in document.json and listed in review.md."""
     markdown, document = _parse(write_running_lines(tmp_path / "one.pdf", 1), tmp_path)
-    assert RUNNING_HEADER in markdown and RUNNING_FOOTER in markdown
+    review = (tmp_path / "one" / "review.md").read_text(encoding="utf-8")
+    for text in (RUNNING_HEADER, RUNNING_FOOTER):
+        assert text not in markdown
+        block = next(b for _, b in _blocks(document) if b["text"].strip() == text)
+        assert block["verdict"]["outcome"] == "review"
+        assert "on the only page read" in _reasons(block)[0]
+        assert text in review
     number = page_number(1, 1)
     assert number not in markdown
     block = next(b for _, b in _blocks(document) if b["text"].strip() == number)
     assert block["block"]["kind"] == "footer"
+    assert block["verdict"]["outcome"] == "accept"
     assert _reasons(block) == ["a page number: running furniture, left out of the Markdown"]
 
 

@@ -6,13 +6,16 @@ Its place is not enough: a statute's last body line just above the footer, a tab
 at a slide's bottom edge and a scanned slide's top line sit there too. Only the whole document
 shows what runs: a header or footer is a block whose text (the same, or the same with another
 number) is at about the same place on another page, or a page number; every other block the
-layout placed there is body text and stays in the Markdown in its reading order. A one-page
-document repeats nothing, so only its page number is furniture. A slide deck shows its slide
-number as part of the slide (its own text and pdftotext keep it), so there the number stays.
+layout placed there is body text and stays in the Markdown in its reading order. A slide deck
+shows its slide number as part of the slide (its own text and pdftotext keep it), so there the
+number stays, and a slide's line no other slide repeats is the slide's text even when one
+slide is all there is.
 
-Every block decided here says why in its verdict's findings, so nothing leaves the Markdown
-without document.json saying so; a page number that no other page repeats is left out but
-flagged for review.
+One page read alone (a one-page document, or one page chosen from many) shows no repetition
+either way: there the layout's header or footer stays out of the Markdown, as a page cut from a
+journal wants its running title out, but is flagged for review, so a body line there is never
+dropped unseen. Every block decided here says why in its verdict's findings, so nothing leaves
+the Markdown without document.json saying so.
 """
 
 from __future__ import annotations
@@ -122,6 +125,12 @@ def _decide(result: BlockResult, repeated: Sequence[int], single: bool, deck: bo
         shown = ", ".join(str(p) for p in repeated[:5]) + (" ..." if len(repeated) > 5 else "")
         note = f"running {kind}: the same text at this place on page(s) {shown}"
         return _noted(result, Finding(check=CHECK, message=note, severity="info"))
+    if single and not deck:
+        note = (
+            f"placed as a {kind} on the only page read, where nothing can repeat: left out of"
+            " the Markdown; check it is no body text"
+        )
+        return _noted(result, Finding(check=CHECK, message=note, severity="warn"))
     return _as_body(result, f"placed as a {kind}, but no other page repeats it: body text")
 
 
