@@ -71,3 +71,14 @@ def test_a_number_in_the_footer_band_no_other_page_repeats_goes_to_review() -> N
     line = _edge(out, 2, "shall be punished under Article 24.")
     assert line.block.kind == "text"
     assert out[1].markdown.endswith("shall be punished under Article 24.")
+
+
+def test_a_copy_of_a_page_is_no_repetition() -> None:
+    text = "shall be punished under Article 24."
+    line: tuple[BlockKind, BBox, str] = ("footer", (60.0, 790.0, 400.0, 802.0), text)
+    first = _page(1, line)
+    copy = first.model_copy(update={"index": 2, "duplicate_of": 1})
+    out = running_furniture([first, copy], mark_review=False)
+    for page in out:
+        assert _edge(out, page.index, text).block.kind == "text"
+        assert page.markdown.endswith(text)

@@ -47,10 +47,12 @@ _NUMBER = re.compile(r"\d+")
 
 @dataclass(frozen=True)
 class _Line:
-    """A block's text as compared across pages: the page, its text with every number as
-    ``#``, and its centre as shares of the page's width and height."""
+    """A block's text as compared across pages: the page, the page whose result it reuses
+    (itself when none: a copy of a page repeats all of it and shows nothing), its text with
+    every number as ``#``, and its centre as shares of the page's width and height."""
 
     page: int
+    original: int
     key: str
     x: float
     y: float
@@ -60,7 +62,9 @@ def _line(page: PageResult, result: BlockResult) -> _Line:
     x0, y0, x1, y1 = result.block.bbox
     key = _NUMBER.sub("#", normalize(result.text, markdown=False).casefold())
     width, height = page.width or 1.0, page.height or 1.0
-    return _Line(page.index, key, (x0 + x1) / 2 / width, (y0 + y1) / 2 / height)
+    original = page.duplicate_of if page.duplicate_of_source is None else None
+    centre = ((x0 + x1) / 2 / width, (y0 + y1) / 2 / height)
+    return _Line(page.index, original or page.index, key, *centre)
 
 
 def _same(a: _Line, b: _Line) -> bool:
@@ -105,7 +109,7 @@ class _Places:
         """The other pages holding ``line`` at its place, in page order."""
         row = int(line.y / PLACE)
         near = (o for r in (row - 1, row, row + 1) for o in self._rows.get(r, ()))
-        return sorted({o.page for o in near if o.page != line.page and _same(line, o)})
+        return sorted({o.page for o in near if o.original != line.original and _same(line, o)})
 
 
 def _decide(result: BlockResult, repeated: Sequence[int], single: bool, deck: bool) -> BlockResult:
