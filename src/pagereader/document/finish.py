@@ -2,13 +2,14 @@
 
 Reading gives pages and a few facts about the file (its page count, what the reader left out,
 a deck's own metadata, the served engines that failed their start-up check); this turns them
-into the document: engine faults, heading levels, the structure tree, a deck's metadata or
-the recurring pictures moved out of the pages, the name the user knows it by, text every
-output can hold, and last the Markdown made from the blocks as they then are (the one view of
-render/markdown.py; nothing else sets it). A parse reads all pages and finishes them here; a
-batch that read a document's page ranges apart merges what each range read and finishes the
-whole here, so the two give the same document (a range never finishes its own pages: a logo
-repeated on three slides of one range is not a recurring picture of the document).
+into the document: its running headers and footers (told from body text at a page's edge),
+engine faults, heading levels, the structure tree, a deck's metadata or the recurring pictures
+moved out of the pages, the name the user knows it by, text every output can hold, and last the
+Markdown made from the blocks as they then are (the one view of render/markdown.py; nothing
+else sets it). A parse reads all pages and finishes them here; a batch that read a document's
+page ranges apart merges what each range read and finishes the whole here, so the two give the
+same document (a range never finishes its own pages: a logo repeated on three slides of one
+range is not a recurring picture of the document).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 
 from pagereader.config.options import Options
 from pagereader.document.result import document_result, named, with_pages
+from pagereader.document.running import running_furniture
 from pagereader.render.markdown import with_markdown
 from pagereader.stages.engine_faults import engine_faults
 from pagereader.stages.pictures_doc import document_pictures
@@ -69,7 +71,7 @@ def finish_document(read: PagesRead, options: Options) -> DocumentResult:
     """The document from its pages read (see the module's docstring for the sequence). A
     document none of whose pages was read (it could not be opened) gets no engine faults:
     no engine was asked anything for it."""
-    pages = list(read.pages)
+    pages = running_furniture(read.pages, options.verify.mark_review)
     errors, warnings = list(read.errors), read.warnings
     if pages:
         faults = engine_faults(read.file, pages, options, read.engine_problems)

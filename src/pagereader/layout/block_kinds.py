@@ -37,6 +37,8 @@ _CAPTION_RE = re.compile(
 _PAGE_NUMBER_RE = re.compile(
     r"^(?:(?i:page|p\.)\s*)?[-–—(]?\s*\d{1,4}\s*(?:(?i:of|/)\s*\d{1,4})?\s*[-–—)]?$"
     r"|^第\s*\d{1,4}\s*頁$|^-\s*\d+\s*-$|^\d{1,4}\s*(?:쪽|페이지|頁)$"
+    r"|^第\s*\d{1,4}\s*[頁页]\s*[,，.、;；]?\s*共\s*\d{1,4}\s*[頁页]$"
+    r"|^\d{1,4}\s*/\s*\d{1,4}\s*(?:쪽|페이지)$"
 )
 
 
@@ -65,7 +67,7 @@ def is_caption(text: str, line_count: int = 1) -> bool:
 
 
 def is_page_number(text: str) -> bool:
-    """True for '12', '- 3 -', 'Page 2 of 9', '第 3 頁'."""
+    """True for '12', '- 3 -', 'Page 2 of 9', '第 3 頁', '第 1 頁，共 2 頁', '1 / 2 쪽'."""
     return bool(_PAGE_NUMBER_RE.match(text.strip()))
 
 
