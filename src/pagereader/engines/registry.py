@@ -103,7 +103,7 @@ def builtin_engine_names() -> tuple[str, ...]:
     return tuple(BUILTINS)
 
 
-def engine_types() -> dict[type[BaseModel], Callable[[Any], Engine]]:
+def engine_types() -> dict[type[BaseModel], EngineClass]:
     """Options type -> the engine class it configures (``openai`` aside: see _openai_engines)."""
     return {e.options_type: e.engine for e in BUILTINS.values() if e.options_type is not None}
 
