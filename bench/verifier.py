@@ -21,9 +21,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from pagereader.engines import registry
 from pagereader.engines.base import Engine
 from pagereader.engines.openai_api import OpenAIEngine
-from pagereader.engines import registry
 from pagereader.engines.registry import build_engines
 from pagereader.options import OpenAIEngineOptions, Options
 from pagereader.pipeline import aparse

@@ -52,7 +52,7 @@ def test_configured_kinds_come_from_the_table() -> None:
     }
     engines = build_engines(Options(engines={"tess-psm3": TesseractEngineOptions(psm=3)}))
     assert engines["tess-psm3"].name == "tesseract"
-    assert engines["tess-psm3"].options.psm == 3
+    assert engines["tess-psm3"].options.psm == 3  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(
@@ -63,7 +63,7 @@ def test_configured_kinds_come_from_the_table() -> None:
             "route 'scan.text' names unknown engines ['nope']",
         ),
         (
-            Options(context={"engine": "nope"}),  # type: ignore[arg-type]
+            Options(context={"engine": "nope"}),
             "context.engine names an unknown engine 'nope'",
         ),
     ],
