@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pagereader.engines import registry
 from pagereader.engines.rapidocr import detect
 from pagereader.engines.tesseract import tesseract_text
 from pagereader.evalset_manifest import guess_lang
@@ -140,7 +141,7 @@ async def measure(ctx: Runtime, case: Case) -> Row:
     if result.decision is not None and result.decision.page_class != "digital":
         detection = detect(raster.image)
         start = time.perf_counter()
-        orient(raster, detection)
+        orient(raster, detection, registry)
         decide_s = time.perf_counter() - start
     decision = result.decision
     stages = result.timings.stages if result.timings else {}

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pagereader.config.options import OpenAIEngineOptions, Options
+from pagereader.engines import registry
 from pagereader.engines.base import Engine
 from pagereader.engines.openai_api import OpenAIEngine
 from pagereader.engines.registry import build_engines
@@ -46,7 +47,9 @@ async def _measure(
     try:
         for _ in range(repeat):
             start = time.perf_counter()
-            result = await aparse(path, ctx=Runtime(options=options, engines=dict(engines)))
+            result = await aparse(
+                path, ctx=Runtime(options=options, capabilities=registry, engines=dict(engines))
+            )
             best = min(best, time.perf_counter() - start)
     finally:
         served = [e for e in engines.values() if isinstance(e, OpenAIEngine)]

@@ -19,14 +19,13 @@ from pagereader.config.options import Options
 from pagereader.document.finish import PagesRead, finish_document
 from pagereader.document.result import select_pages
 from pagereader.document.writer import DocumentWriter
-from pagereader.engines.rapidocr import load_models as load_ocr_models
-from pagereader.engines.registry import build_engines
+from pagereader.engines import registry
 from pagereader.errors import PagereaderError, TooManyPagesError
 from pagereader.layout.detector import load_model as load_layout_model
 from pagereader.render.overlay import overlay_scale
 from pagereader.reuse.cache import PageCache, file_digest, options_digest
 from pagereader.reuse.digest import layer_digest, raster_digest
-from pagereader.runtime import PageLookup, Runtime, SharedPage
+from pagereader.runtime import Capabilities, PageLookup, Runtime, SharedPage
 from pagereader.sources import InflateLimits, SourceDocument, open_source
 from pagereader.sources.base import RenderedPage
 from pagereader.stages.assemble import page_result, run_assemble
@@ -62,13 +61,15 @@ STAGE_NAMES = ("render", *(name for name, _ in STAGES))
 def make_context(options: Options | None = None, **kwargs: object) -> Runtime:
     """A Runtime with the engines the options name."""
     options = options or Options()
-    return Runtime(options=options, engines=build_engines(options), **kwargs)  # type: ignore[arg-type]
+    capabilities: Capabilities = registry
+    engines = registry.build_engines(options)
+    return Runtime(options=options, capabilities=capabilities, engines=engines, **kwargs)  # type: ignore[arg-type]
 
 
 def load_embedded_models(options: Options) -> None:
     """Load the embedded OCR and layout models now: a long-lived worker pays their seconds
     when it starts, not inside its first document."""
-    load_ocr_models(options.ocr)
+    registry.line_detector(options.ocr).load()
     load_layout_model()
 
 

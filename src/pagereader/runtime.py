@@ -8,9 +8,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pagereader.config.options import Options
-from pagereader.protocols import Engine
-from pagereader.types import ErrorItem, PageResult
+from pagereader.config.options import Options, RapidOCREngineOptions
+from pagereader.protocols import Engine, LineDetector, LineReader
+from pagereader.types import ErrorItem, PageResult, Script
 
 ProgressEvent = dict[str, Any]
 ProgressCallback = Callable[[ProgressEvent], None]
@@ -41,6 +41,29 @@ class PageLookup(Protocol):
         ...
 
 
+class Capabilities(Protocol):
+    """What the decision layer asks of the embedded engines, by what they can do rather than
+    by name (engines/registry.py answers)."""
+
+    def line_detector(self, options: RapidOCREngineOptions | None = None) -> LineDetector:
+        """The line detector at these OCR options."""
+        ...
+
+    def script_reader(
+        self, script: Script, options: RapidOCREngineOptions | None = None
+    ) -> LineReader:
+        """The reader of line crops in ``script``."""
+        ...
+
+    def engine_for_script(self, script: Script) -> tuple[str, str]:
+        """The engine that reads ``script`` here and why (``none`` when none does)."""
+        ...
+
+    def text_layer(self) -> Engine:
+        """The engine that answers from the page's own text layer."""
+        ...
+
+
 def _ignore(_: ProgressEvent) -> None:
     return None
 
@@ -49,12 +72,14 @@ def _ignore(_: ProgressEvent) -> None:
 class Runtime:
     """Options, engines, semaphores and the progress sink of one run.
 
-    ``engines`` maps route names to engine objects (see engines/registry.py); the pipeline
-    builds them once per run so that models load once. ``shared_pages``, when set, lets a page
+    ``engines`` maps route names to engine objects and ``capabilities`` finds the embedded
+    engines by what they can do (see engines/registry.py); the pipeline builds them once per
+    run so that models load once. ``shared_pages``, when set, lets a page
     reuse the result of an identical page read in another document or an earlier run.
     """
 
     options: Options
+    capabilities: Capabilities
     engines: Mapping[str, Engine] = field(default_factory=dict)
     on_event: ProgressCallback = _ignore
     semaphores: dict[str, asyncio.Semaphore] = field(default_factory=dict)

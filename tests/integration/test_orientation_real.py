@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from pagereader.engines import registry
 from pagereader.evaluate.metrics import char_consistency, normalize
 from pagereader.pipeline import parse
 from pagereader.sources import open_source
@@ -31,7 +32,7 @@ def test_upright_scans_stay_upright_and_get_their_script(stem: str, level: str) 
     source = open_source(path, password=None, max_image_pixels=200_000_000)
     try:
         for index in range(1, source.page_count + 1):
-            upright = upright_and_script(source.render(index, 200))
+            upright = upright_and_script(source.render(index, 200), registry)
             assert upright.turned == 0, (path.name, index, upright.reason)
             assert upright.script == SCRIPTS[stem], (path.name, index, upright.reason)
     finally:

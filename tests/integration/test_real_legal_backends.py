@@ -12,7 +12,7 @@ from typing import Literal
 import pytest
 
 from pagereader.config.options import Options, RapidOCREngineOptions
-from pagereader.engines.rapidocr import detect
+from pagereader.engines import registry
 from pagereader.evaluate.cases import EvalCase
 from pagereader.evaluate.metrics import critical_patterns
 from pagereader.evaluate.run_cases import score_text
@@ -72,10 +72,12 @@ def test_korean_lines_read_in_parallel_strips_as_in_one() -> None:
     )
     image = source.render(2, 200).image
     source.close()
-    detection = detect(image, RapidOCREngineOptions(backend="onnxruntime"))
-    one, _ = read_detected_lines(image, detection, "kor", strips=1)
-    two, numbered = read_detected_lines(image, detection, "kor", strips=2)
-    assert read_detected_lines(image, detection, "kor", workers=1) == (
+    detector = registry.line_detector(RapidOCREngineOptions(backend="onnxruntime"))
+    detection = detector.detect(image)
+    hangul = registry.script_reader("hangul")
+    one, _ = read_detected_lines(image, detection, detector, hangul, strips=1)
+    two, numbered = read_detected_lines(image, detection, detector, hangul, strips=2)
+    assert read_detected_lines(image, detection, detector, hangul, workers=1) == (
         two,
         numbered,
     )  # threads change nothing

@@ -23,6 +23,7 @@ import pytest
 
 from pagereader.checks.critical import critical_patterns, critical_tokens
 from pagereader.config.options import OpenAIEngineOptions, Options
+from pagereader.engines import registry
 from pagereader.engines.base import BlockRequest
 from pagereader.engines.registry import build_engines
 from pagereader.engines.textlayer import TextLayerEngine
@@ -133,7 +134,7 @@ def _run(path: Path, routes: dict[str, list[str]]) -> tuple[DocumentResult, Fake
     engines: dict[str, Any] = dict(build_engines(Options()))
     fake = FakeVLM(path.name, engines)
     engines["vlm"] = fake
-    ctx = Runtime(options=options, engines=engines)
+    ctx = Runtime(options=options, capabilities=registry, engines=engines)
     return asyncio.run(aparse(path, ctx=ctx)), fake
 
 
@@ -248,6 +249,10 @@ def test_verifier_off_changes_nothing(fixtures: Any) -> None:
     )
     engines: dict[str, Any] = dict(build_engines(Options()))
     engines["vlm"] = FakeVLM(fixtures.legal_pdf.name, engines)
-    result = asyncio.run(aparse(fixtures.legal_pdf, ctx=Runtime(options=options, engines=engines)))
+    result = asyncio.run(
+        aparse(
+            fixtures.legal_pdf, ctx=Runtime(options=options, capabilities=registry, engines=engines)
+        )
+    )
     assert {b.verdict.outcome for p in result.pages for b in p.blocks} == {"accept"}
     assert any("住戶應預約" in b.text for p in result.pages for b in p.blocks)

@@ -42,12 +42,16 @@ def test_config_file_loads_and_merges_routes(tmp_path: Path) -> None:
 
 
 def test_unknown_engine_in_route_is_refused(tmp_path: Path) -> None:
+    """The engine registry knows the engine names: a run's engines are built before any page
+    is read, and a route naming none of them stops it there."""
+    from pagereader.pipeline import make_context
+
     path = tmp_path / "bad.toml"
     path.write_text('[routes]\n"scan.text" = ["nope"]\n')
+    options = load_config(path)
     with pytest.raises(ConfigError) as info:
-        load_config(path)
-    assert "nope" in str(info.value)
-    assert "bad.toml" in str(info.value)
+        make_context(options)
+    assert str(info.value).startswith("route 'scan.text' names unknown engines ['nope']")
 
 
 def test_bad_route_key_and_range_are_refused(tmp_path: Path) -> None:

@@ -4,7 +4,8 @@ flags by config/file.py and config/settings.py).
 Engines are a tagged union on ``kind``; routes map ``"page_class.block_kind"`` (either part may be
 ``"*"``) to a chain of engine names: the first that answers wins, the rest are fallbacks. Built-in
 engine names need no configuration: ``textlayer``, ``rapidocr``, ``tesseract``, ``grid`` (ruled
-tables) and ``ocr`` (the embedded OCR chosen from the page's script).
+tables) and ``ocr`` (the embedded OCR chosen from the page's script). The engine registry, which
+lists them, checks that routes name only known engines when it builds a run's engines.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ from pagereader.config.engine_options import TesseractEngineOptions as Tesseract
 from pagereader.config.engine_options import TextLayerEngineOptions as TextLayerEngineOptions
 from pagereader.types import BlockKind, CheckName, Lang, PageClass
 
-BUILTIN_ENGINES = frozenset({"textlayer", "rapidocr", "tesseract", "grid", "ocr"})
 PAGE_CLASSES: tuple[PageClass, ...] = get_args(PageClass)
 DEFAULT_MAX_IMAGE_PIXELS = 64_000_000
 DEFAULT_MAX_INFLATED_MB = 256
@@ -308,12 +308,3 @@ class Options(_Options):
             if not isinstance(chain, tuple):
                 raise ValueError(f"route {key!r}: expected a list of engine names")
         return routes
-
-    def model_post_init(self, __context: object) -> None:
-        known = BUILTIN_ENGINES | set(self.engines)
-        for key, chain in self.routes.items():
-            unknown = [name for name in chain if name not in known]
-            if unknown:
-                raise ValueError(f"route {key!r} names unknown engines {unknown}")
-        if self.context.engine is not None and self.context.engine not in known:
-            raise ValueError(f"context.engine names an unknown engine {self.context.engine!r}")

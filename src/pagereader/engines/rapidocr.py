@@ -15,7 +15,7 @@ import importlib.util
 import logging
 import threading
 import time
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -28,6 +28,7 @@ from pagereader.engines.det_strips import detect_in_strips
 from pagereader.errors import ConfigError, EngineError
 from pagereader.layout.line_text import join_lines
 from pagereader.layout.quiet import load_quietly
+from pagereader.protocols import Detection, LineRead, detected_lines
 from pagereader.types import TEXT_KINDS, Recognition, TextLine
 
 logger = logging.getLogger(__name__)
@@ -127,31 +128,6 @@ def _rgb_array(image: Image.Image) -> np.ndarray:
     return np.asarray(image if image.mode == "RGB" else image.convert("RGB"))
 
 
-def _quad_to_bbox(quad: Any) -> tuple[float, float, float, float]:
-    points = np.asarray(quad, dtype=float).reshape(-1, 2)
-    return (
-        float(points[:, 0].min()),
-        float(points[:, 1].min()),
-        float(points[:, 0].max()),
-        float(points[:, 1].max()),
-    )
-
-
-@dataclass(frozen=True)
-class Detection:
-    """Text line quadrilaterals found on one image (its pixels), kept so that one detection
-    serves the orientation probe, the layout and the recognition of a page."""
-
-    size: tuple[int, int]
-    quads: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 2), np.float32))
-    side: int = 0
-    """The detector's input side (``det_limit_side_len``) it was made at."""
-
-    def bboxes(self) -> list[tuple[float, float, float, float]]:
-        """Each quad's axis-aligned box."""
-        return [_quad_to_bbox(quad) for quad in self.quads]
-
-
 def detect(image: Image.Image, options: RapidOCREngineOptions | None = None) -> Detection:
     """PP-OCR text detection alone: the line quads of ``image``."""
     options = options or RapidOCREngineOptions()
@@ -217,14 +193,8 @@ def read_detection(
     min_score: float = 0.5,
 ) -> list[TextLine]:
     """Recognize the lines of an earlier detection of the same image (no second detection)."""
-    crops = crop_quads(image, detection.quads)
-    read = recognize_crops(crops, options)
-    lines = [
-        TextLine(text=text if score >= min_score else "", bbox=box, confidence=score)
-        for box, (text, score) in zip(detection.bboxes(), read, strict=True)
-        if text.strip() or score < min_score
-    ]
-    return sort_lines(lines)
+    read = recognize_crops(crop_quads(image, detection.quads), options)
+    return detected_lines(detection, [LineRead(text, score) for text, score in read], min_score)
 
 
 def ocr_lines(
@@ -247,21 +217,31 @@ def figure_text(text: str) -> bool:
     return sum(ch.isalnum() for ch in text) >= FIGURE_MIN_CHARS
 
 
-def sort_lines(lines: list[TextLine]) -> list[TextLine]:
-    """Top-down, then left-right for lines sharing a row (their vertical centres are close)."""
-    ordered = sorted(lines, key=lambda ln: (ln.bbox[1] + ln.bbox[3]) / 2)
-    rows: list[list[TextLine]] = []
-    for line in ordered:
-        mid = (line.bbox[1] + line.bbox[3]) / 2
-        height = line.bbox[3] - line.bbox[1]
-        if rows:
-            last = rows[-1][-1]
-            last_mid = (last.bbox[1] + last.bbox[3]) / 2
-            if abs(mid - last_mid) < 0.5 * max(height, last.bbox[3] - last.bbox[1]):
-                rows[-1].append(line)
-                continue
-        rows.append([line])
-    return [line for row in rows for line in sorted(row, key=lambda ln: ln.bbox[0])]
+class RapidOCRLines:
+    """The embedded PP-OCR as the decision layer's line detector and its reader of every
+    script but Hangul (which its dictionary lacks), at one set of OCR options."""
+
+    name = "rapidocr"
+    install = ""
+
+    def __init__(self, options: RapidOCREngineOptions | None = None) -> None:
+        self.options = options or RapidOCREngineOptions()
+        self.side = self.options.det_limit_side_len
+
+    def detect(self, image: Image.Image) -> Detection:
+        return detect(image, self.options)
+
+    def crop(self, image: Image.Image, quads: np.ndarray) -> list[np.ndarray]:
+        return crop_quads(image, quads)
+
+    def load(self) -> None:
+        load_models(self.options)
+
+    def available(self) -> bool:
+        return True
+
+    def read(self, crops: Sequence[np.ndarray]) -> list[LineRead]:
+        return [LineRead(text, score) for text, score in recognize_crops(list(crops), self.options)]
 
 
 class RapidOCREngine(EmbeddedEngine):

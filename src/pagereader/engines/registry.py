@@ -1,10 +1,20 @@
-"""Engines by name: built-ins need no configuration, configured ones are built from their
-options type. Adding an engine touches its own module and ``BUILTIN_ENGINES`` or
-``ENGINE_TYPES`` here, nothing else; an engine's name and facts are attributes of its class."""
+"""Engines by name, and the embedded engines by what they can do.
+
+One table, ``BUILTINS``, lists the engines every run has: each entry names the engine's class
+(its route name and facts are attributes of the class), how a run builds it from the options,
+and the options type an ``[engines.NAME]`` section of its kind has. The built-in names, the
+configured kinds and the engines of a run all come from that table; served engines (``openai``)
+are built from their options. Adding an embedded engine touches its own module and one entry
+here (or one :func:`register` call), nothing else.
+
+The decision layer never names an engine: it asks for a capability (a line detector, the reader
+of a script, the text layer) through the functions below, which the Runtime hands to the stages.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pydantic import BaseModel
@@ -16,40 +26,86 @@ from pagereader.config.options import (
     TesseractEngineOptions,
     TextLayerEngineOptions,
 )
-from pagereader.engines.auto import AutoOCREngine
+from pagereader.engines.auto import AutoOCREngine, embedded_engine_for
 from pagereader.engines.base import Engine
 from pagereader.engines.breaker import CircuitBreaker
 from pagereader.engines.grid import TableGridEngine
-from pagereader.engines.rapidocr import RapidOCREngine
-from pagereader.engines.tesseract import TesseractEngine
+from pagereader.engines.rapidocr import RapidOCREngine, RapidOCRLines
+from pagereader.engines.tesseract import LANGS_BY_SCRIPT, TesseractEngine, TesseractLineReader
 from pagereader.engines.textlayer import TextLayerEngine
 from pagereader.errors import ConfigError
+from pagereader.protocols import LineDetector, LineReader
+from pagereader.types import Script
 
 
-class _Named(Protocol):
+class EngineClass(Protocol):
+    """An engine's class: its route name, and a constructor taking its options."""
+
     name: str
 
+    def __call__(self, options: Any, /) -> Engine: ...
 
-BUILTIN_ENGINES: tuple[type[_Named], ...] = (
-    TextLayerEngine,
-    RapidOCREngine,
-    TesseractEngine,
-    AutoOCREngine,
-    TableGridEngine,
-)
-"""Engines every run has, under their class's ``name``."""
+
+@dataclass(frozen=True)
+class EngineEntry:
+    """One built-in engine: its class, how a run builds it from the whole options, and the
+    options type of a configured engine of its kind (None: not configurable)."""
+
+    engine: EngineClass
+    build: Callable[[Options], Engine]
+    options_type: type[BaseModel] | None = None
+
+    @property
+    def name(self) -> str:
+        """The route name, from the engine's class."""
+        return self.engine.name
+
+
+def _rapid(options: Options) -> RapidOCREngineOptions:
+    """The embedded OCR's options: a configured rapidocr engine's, or ``[ocr]``."""
+    configured = options.engines.values()
+    return next((o for o in configured if isinstance(o, RapidOCREngineOptions)), options.ocr)
+
+
+def _tesseract(options: Options) -> TesseractEngineOptions | None:
+    configured = options.engines.values()
+    return next((o for o in configured if isinstance(o, TesseractEngineOptions)), None)
+
+
+BUILTINS: dict[str, EngineEntry] = {
+    entry.name: entry
+    for entry in (
+        EngineEntry(TextLayerEngine, lambda _: TextLayerEngine(), TextLayerEngineOptions),
+        EngineEntry(RapidOCREngine, lambda o: RapidOCREngine(_rapid(o)), RapidOCREngineOptions),
+        EngineEntry(
+            TesseractEngine, lambda o: TesseractEngine(_tesseract(o)), TesseractEngineOptions
+        ),
+        EngineEntry(AutoOCREngine, lambda o: AutoOCREngine(_rapid(o), _tesseract(o))),
+        EngineEntry(TableGridEngine, lambda o: TableGridEngine(_rapid(o))),
+    )
+}
+"""Engines every run has, by route name, in the order runs build them."""
+
+
+def register(entry: EngineEntry) -> None:
+    """Add an embedded engine (or replace the one of its name): every run built afterwards has
+    it, routes may name it, and its options type, if any, may configure it."""
+    BUILTINS[entry.name] = entry
+
+
+def unregister(name: str) -> None:
+    """Remove the engine ``name`` added by :func:`register`."""
+    BUILTINS.pop(name, None)
 
 
 def builtin_engine_names() -> tuple[str, ...]:
     """The route names of the built-in engines."""
-    return tuple(cls.name for cls in BUILTIN_ENGINES)
+    return tuple(BUILTINS)
 
 
-ENGINE_TYPES: dict[type[BaseModel], Callable[[Any], Engine]] = {
-    TextLayerEngineOptions: TextLayerEngine,
-    RapidOCREngineOptions: RapidOCREngine,
-    TesseractEngineOptions: TesseractEngine,
-}
+def engine_types() -> dict[type[BaseModel], EngineClass]:
+    """Options type -> the engine class it configures (``openai`` aside: see _openai_engines)."""
+    return {e.options_type: e.engine for e in BUILTINS.values() if e.options_type is not None}
 
 
 def _openai_engines(options: Options) -> dict[str, Engine]:
@@ -73,30 +129,30 @@ def _openai_engines(options: Options) -> dict[str, Engine]:
     return engines
 
 
+def check_engine_names(options: Options, known: Mapping[str, object]) -> None:
+    """Every engine the routes and the context pass name is one of ``known``."""
+    for key, chain in options.routes.items():
+        unknown = [name for name in chain if name not in known]
+        if unknown:
+            raise ConfigError(f"route {key!r} names unknown engines {unknown}")
+    if options.context.engine is not None and options.context.engine not in known:
+        raise ConfigError(f"context.engine names an unknown engine {options.context.engine!r}")
+
+
 def build_engines(options: Options) -> dict[str, Engine]:
-    """Every engine the routes may name: the built-ins, then the configured ones."""
-    configured = options.engines
-    rapid = next(
-        (o for o in configured.values() if isinstance(o, RapidOCREngineOptions)), options.ocr
-    )
-    tess = next((o for o in configured.values() if isinstance(o, TesseractEngineOptions)), None)
-    builtins: list[Engine] = [
-        TextLayerEngine(),
-        RapidOCREngine(rapid),
-        TesseractEngine(tess),
-        AutoOCREngine(rapid, tess),
-        TableGridEngine(rapid),
-    ]
-    engines: dict[str, Engine] = {engine.name: engine for engine in builtins}
+    """Every engine the routes may name: the built-ins, then the configured ones. A route
+    naming no engine of either is a ConfigError."""
+    engines: dict[str, Engine] = {name: e.build(options) for name, e in BUILTINS.items()}
     served = _openai_engines(options)
     engines.update(served)
-    for name, engine_options in configured.items():
+    factories = engine_types()
+    for name, engine_options in options.engines.items():
         if name in served:
             continue
-        factory = ENGINE_TYPES.get(type(engine_options))
+        factory = factories.get(type(engine_options))
         if factory is None:
             kinds = sorted(
-                {str(t.model_fields["kind"].default) for t in ENGINE_TYPES}
+                {str(t.model_fields["kind"].default) for t in factories}
                 | {str(OpenAIEngineOptions.model_fields["kind"].default)}
             )
             raise ConfigError(
@@ -104,4 +160,29 @@ def build_engines(options: Options) -> dict[str, Engine]:
                 hint=f"known kinds: {', '.join(kinds)}",
             )
         engines[name] = factory(engine_options)
+    check_engine_names(options, engines)
     return engines
+
+
+def line_detector(options: RapidOCREngineOptions | None = None) -> LineDetector:
+    """The embedded line detector at these OCR options (its detection size among them)."""
+    return RapidOCRLines(options)
+
+
+def script_reader(script: Script, options: RapidOCREngineOptions | None = None) -> LineReader:
+    """The embedded reader of line crops in ``script``: the engine embedded_engine_for picks
+    for it where every engine is installed (``available()`` says whether it is here)."""
+    chosen, _ = embedded_engine_for(script, have_tesseract=True)
+    if chosen == TesseractEngine.name:
+        return TesseractLineReader(LANGS_BY_SCRIPT[script])
+    return RapidOCRLines(options)
+
+
+def engine_for_script(script: Script) -> tuple[str, str]:
+    """The embedded engine that reads ``script`` here, and why (``none`` when none does)."""
+    return embedded_engine_for(script)
+
+
+def text_layer() -> Engine:
+    """The engine that answers from the page's own text layer."""
+    return TextLayerEngine()

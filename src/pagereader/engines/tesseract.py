@@ -17,7 +17,7 @@ import shutil
 import statistics
 import subprocess
 import time
-from typing import NamedTuple
+from collections.abc import Sequence
 
 import numpy as np
 from PIL import Image
@@ -26,6 +26,7 @@ from pagereader.config.options import TesseractEngineOptions
 from pagereader.config.settings import tesseract_binary
 from pagereader.engines.base import BlockRequest, EmbeddedEngine
 from pagereader.errors import DependencyError, EngineError
+from pagereader.protocols import LineRead
 from pagereader.types import TEXT_KINDS, Recognition, TextLine
 
 TESSERACT_INSTALL = (
@@ -181,15 +182,6 @@ MAX_STRIP_HEIGHT = 30_000
 """Below Tesseract's limit of 32767 pixels a side."""
 
 
-class StripRead(NamedTuple):
-    """One crop's reading in a strip: its text and mean word confidence, and how far into the
-    crop (pixels from its left edge) the first word read starts; None when nothing was read."""
-
-    text: str
-    confidence: float
-    lead: float | None
-
-
 SHADOW_INSIDE = 0.8
 """A part of a crop's reading with this share of its box inside a surer part's box is a shadow
 of that part (see :func:`without_shadows`)."""
@@ -219,11 +211,11 @@ def without_shadows(parts: list[TextLine]) -> list[TextLine]:
 
 def read_line_strip(
     crops: list[Image.Image], lang: str, binary: str | None = None, timeout_s: float = 60
-) -> list[StripRead]:
-    """Text lines cut from a page, read in one Tesseract call: stacked one under the other on
-    white, read as a uniform block, each reading taken back by its row; empty text where
-    nothing was read. Tesseract refuses images over 32767 pixels a side, so a taller stack is
-    read in several calls."""
+) -> list[LineRead]:
+    """Text lines cut from a page, read in one Tesseract call: stacked one under the other on white,
+    read as a uniform block, each reading taken back by its row (with how far into its crop the
+    first word starts); empty text and no lead where nothing was read. Tesseract refuses images over
+    32767 pixels a side, so a taller stack is read in several calls."""
     if not crops:
         return []
     height = _STRIP_GAP
@@ -251,15 +243,32 @@ def read_line_strip(
                 break
     out = [without_shadows(parts) for parts in out]
     return [
-        StripRead(
+        LineRead(
             " ".join(ln.text for ln in sorted(parts, key=lambda ln: ln.bbox[0])),
             sum(ln.confidence for ln in parts) / len(parts),
             max(0.0, min(ln.bbox[0] for ln in parts) - _STRIP_GAP),
         )
         if parts
-        else StripRead("", 0.0, None)
+        else LineRead("", 0.0, None)
         for parts in out
     ]
+
+
+class TesseractLineReader:
+    """Tesseract as the decision layer's reader of one script's line crops (Hangul: the
+    embedded PP-OCR has none), each call one strip (see :func:`read_line_strip`)."""
+
+    name = "tesseract"
+    install = TESSERACT_INSTALL
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def available(self) -> bool:
+        return tesseract_available()
+
+    def read(self, crops: Sequence[np.ndarray]) -> list[LineRead]:
+        return read_line_strip([Image.fromarray(crop) for crop in crops], self.lang)
 
 
 class TesseractEngine(EmbeddedEngine):

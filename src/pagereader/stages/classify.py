@@ -19,8 +19,6 @@ import cv2
 import numpy as np
 
 from pagereader.config.options import ClassifyOptions
-from pagereader.engines.auto import embedded_engine_for
-from pagereader.engines.tesseract import TESSERACT_INSTALL
 from pagereader.layout.table_grid import find_ruled_tables
 from pagereader.runtime import Runtime
 from pagereader.sources.base import RenderedPage
@@ -282,7 +280,7 @@ def _upright_script(
         counts = count_scripts(line.text for line in state.rendered.lines)
         return script_of(counts), f"text layer letters: {counts}"
     options = detection_options(state.rendered, font_size_pt, ctx.options.ocr)
-    upright = upright_and_script(state.rendered, options)
+    upright = upright_and_script(state.rendered, ctx.capabilities, options)
     state.rendered, state.detection = upright.page, upright.detection
     if upright.unverified:  # never silently unread: the page is partial and says why
         state.errors.append(
@@ -291,7 +289,7 @@ def _upright_script(
                 page=state.rendered.index,
                 stage="classify",
                 message=upright.unverified,
-                hint=f"to read Korean, install Tesseract's Korean model: {TESSERACT_INSTALL}",
+                hint=f"to read Korean, install Tesseract's Korean model: {upright.install}",
             )
         )
     return upright.script, upright.reason
@@ -324,7 +322,7 @@ def _classify(ctx: Runtime, state: PageState) -> PageState:
         head = "ocr"
     engine, engine_reason = head, f"route {decision.page_class}.text"
     if head == "ocr":
-        engine, engine_reason = embedded_engine_for(script)
+        engine, engine_reason = ctx.capabilities.engine_for_script(script)
     state.decision = decision.model_copy(
         update={
             "script": script,

@@ -126,7 +126,9 @@ def scan_blocks(state: PageState, ctx: Runtime) -> list[Block]:
     size_pt = state.decision.features.median_font_size if state.decision else 0.0
     options = detection_options(page, size_pt, ctx.options.ocr)
     with ThreadPoolExecutor(max_workers=1) as pool:  # the layout model runs meanwhile
-        reading = pool.submit(read_page_lines, page, script, state.detection, options)
+        reading = pool.submit(
+            read_page_lines, page, script, state.detection, ctx.capabilities, options
+        )
         found = detect_regions(page.image)
         lines = reading.result()
     state.budget.check("layout")

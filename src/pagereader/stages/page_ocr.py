@@ -22,24 +22,25 @@ import numpy as np
 from PIL import Image
 
 from pagereader.config.options import RapidOCREngineOptions
-from pagereader.engines.rapidocr import (
+from pagereader.errors import EngineError
+from pagereader.protocols import (
     Detection,
-    crop_quads,
-    detect,
-    read_detection,
-    recognize_crops,
+    LineDetector,
+    LineRead,
+    LineReader,
+    detected_lines,
     sort_lines,
 )
-from pagereader.engines.tesseract import StripRead, read_line_strip
-from pagereader.errors import EngineError
+from pagereader.runtime import Capabilities
 from pagereader.sources.base import RenderedPage
 from pagereader.text.chars import count_scripts
 from pagereader.types import BBox, Script, TextLine
 
 logger = logging.getLogger(__name__)
 
-PAGE_LANGS: dict[str, str] = {"hangul": "kor"}
-"""Tesseract models for whole-page reading, by script (only Hangul pages are read so)."""
+STRIP_SCRIPTS: frozenset[Script] = frozenset({"hangul"})
+"""Scripts whose page lines are read in strips by their reader (Tesseract's Korean model);
+the others are read by theirs (PP-OCR) in one batch."""
 NOISE_CONFIDENCE = 0.75
 """An off-script line under this confidence outside every text region is noise."""
 JUNK_CONFIDENCE = 0.4
@@ -58,20 +59,23 @@ def read_page_lines(
     page: RenderedPage,
     script: Script,
     detection: Detection | None,
+    engines: Capabilities,
     options: RapidOCREngineOptions | None = None,
 ) -> list[TextLine]:
     """The page's lines in page units, read once. ``options`` with a finer detection than the
     decision layer's (small print on a big raster) replace its coarser detection for
     recognition: loose line boxes make the recognizer read 條 as 条."""
     options = options or RapidOCREngineOptions()
+    detector = engines.line_detector(options)
+    reader = engines.script_reader(script, options)
     if detection is not None and detection.size != page.image.size:
         detection = None
-    if detection is None or detection.side != options.det_limit_side_len:
-        detection = detect(page.image, options)
-    if script in PAGE_LANGS:
+    if detection is None or detection.side != detector.side:
+        detection = detector.detect(page.image)
+    if script in STRIP_SCRIPTS:
         try:
             found, numbered = read_detected_lines(
-                page.image, detection, PAGE_LANGS[script], workers=options.threads
+                page.image, detection, detector, reader, workers=options.threads
             )
         except subprocess.TimeoutExpired as exc:
             raise EngineError(
@@ -80,9 +84,10 @@ def read_page_lines(
                 page=page.index,
                 hint="check the page image (a huge or broken raster?) or pass --dpi lower",
             ) from exc
-        found = restore_circled_numbers(page.image, found, detection.bboxes(), options, numbered)
+        numbers = engines.script_reader("unknown", options)  # PP-OCR knows circled numbers
+        found = restore_circled_numbers(page.image, found, numbers, detection.bboxes(), numbered)
     else:
-        found = read_detection(page.image, detection, options)
+        found = detected_lines(detection, reader.read(detector.crop(page.image, detection.quads)))
     return [_scaled(line, page.scale) for line in found]
 
 
@@ -108,22 +113,27 @@ threads (Tesseract sizes spaces over a strip), and as many as two cores read at 
 
 
 def read_detected_lines(
-    image: Image.Image, detection: Detection, lang: str, workers: int = 1, strips: int = STRIPS
+    image: Image.Image,
+    detection: Detection,
+    detector: LineDetector,
+    reader: LineReader,
+    workers: int = 1,
+    strips: int = STRIPS,
 ) -> tuple[list[TextLine], set[BBox]]:
-    """Tesseract's reading of every detected line (straightened crops stacked in ``strips``
-    strips), read by up to ``workers`` processes side by side (each Tesseract on one thread).
-    Each crop is read on its own row (Tesseract still adapts over a strip, so a split may move
-    a space or a doubtful glyph). A line read as nothing keeps its box with empty text. With
-    the lines, the boxes of those that may start with a clause number Tesseract misread or
-    dropped (see :func:`may_lead_with_number`)."""
+    """The strip reader's (Tesseract's) reading of every detected line (straightened crops stacked
+    in ``strips`` strips), read by up to ``workers`` processes side by side (each Tesseract on one
+    thread). Each crop is read on its own row (Tesseract still adapts over a strip, so a split may
+    move a space or a doubtful glyph). A line read as nothing keeps its box with empty text. With
+    the lines, the boxes of those that may start with a clause number Tesseract misread or dropped
+    (see :func:`may_lead_with_number`)."""
     if len(detection.quads) == 0:
         return [], set()
-    crops = [Image.fromarray(crop) for crop in crop_quads(image, detection.quads)]
-    ranges = split_even([c.width * c.height for c in crops], max(1, strips))
+    crops = detector.crop(image, detection.quads)
+    ranges = split_even([c.shape[1] * c.shape[0] for c in crops], max(1, strips))
     with ThreadPoolExecutor(max_workers=max(1, min(workers, len(ranges)))) as pool:
-        reads = pool.map(lambda r: read_line_strip(crops[r[0] : r[1]], lang), ranges)
+        reads = pool.map(lambda r: reader.read(crops[r[0] : r[1]]), ranges)
         read = [item for chunk in reads for item in chunk]
-        read = reread_doubtful(crops, read, lang, pool)
+        read = reread_doubtful(crops, read, reader, pool)
     boxes = detection.bboxes()
     lines = [
         TextLine(text=r.text, bbox=box, confidence=r.confidence)
@@ -132,7 +142,7 @@ def read_detected_lines(
     numbered = {
         box
         for box, crop, r in zip(boxes, crops, read, strict=True)
-        if may_lead_with_number(r.text, r.lead, crop.height)
+        if may_lead_with_number(r.text, r.lead, crop.shape[0])
     }
     return sort_lines(lines), numbered
 
@@ -144,8 +154,8 @@ MAX_REREADS = 8
 
 
 def reread_doubtful(
-    crops: Sequence[Image.Image], read: list[StripRead], lang: str, pool: ThreadPoolExecutor
-) -> list[StripRead]:
+    crops: Sequence[np.ndarray], read: list[LineRead], reader: LineReader, pool: ThreadPoolExecutor
+) -> list[LineRead]:
     """``read`` with its doubtful lines read again, each crop alone, where that reading is the
     surer one. Tesseract takes a strip as one block of one type size, and a line unlike the
     rest (a slide's title among its bullets) can come out as junk there (문서 처리 현황 보고 read
@@ -155,7 +165,7 @@ def reread_doubtful(
         (i for i, r in enumerate(read) if r.confidence < DOUBTFUL),
         key=lambda i: (bool(read[i].text.strip()), read[i].confidence),
     )[:MAX_REREADS]
-    again = pool.map(lambda i: read_line_strip([crops[i]], lang)[0], doubtful)
+    again = pool.map(lambda i: reader.read([crops[i]])[0], doubtful)
     out = list(read)
     for index, second in zip(doubtful, again, strict=True):
         first = read[index]
@@ -228,17 +238,17 @@ def _with_number(text: str, number: str) -> str:
 def restore_circled_numbers(
     image: Image.Image,
     lines: list[TextLine],
+    reader: LineReader,
     detected: Sequence[BBox] = (),
-    options: RapidOCREngineOptions | None = None,
     numbered: Collection[BBox] | None = None,
 ) -> list[TextLine]:
-    """Clause numbers (①, ②, ...) that Tesseract's Korean model misreads ("(2", "8", "•"),
-    read again by PP-OCR, which knows them: the first glyph of each line in ``numbered`` (the
-    boxes of lines whose reading may hide one; every line when None). A line starts where the
+    """Clause numbers (①, ②, ...) that Tesseract's Korean model misreads ("(2", "8", "•"), read
+    again by ``reader`` (PP-OCR, which knows them): the first glyph of each line in ``numbered``
+    (the boxes of lines whose reading may hide one; every line when None). A line starts where the
     detector's line around it starts, when that is further left (Tesseract sometimes drops the
-    number altogether). PP-OCR pads every crop to a full line's width, so a page's 40 first
-    glyphs cost as much as its 40 lines: only the suspects are read, each crop width in one
-    batch, and a wider crop only where the narrower ones read no number ``CIRCLED_SURE``."""
+    number altogether). PP-OCR pads every crop to a full line's width, so a page's 40 first glyphs
+    cost as much as its 40 lines: only the suspects are read, each crop width in one batch, and a
+    wider crop only where the narrower ones read no number ``CIRCLED_SURE``."""
     chosen = [i for i, line in enumerate(lines) if numbered is None or line.bbox in numbered]
     crops = {i: _first_glyph_crops(image, lines[i], detected) for i in chosen}
     found: dict[int, list[tuple[float, str]]] = {i: [] for i in chosen}
@@ -246,8 +256,8 @@ def restore_circled_numbers(
     for width in range(len(CIRCLED_WIDTHS)):
         if not pending:
             break
-        read = recognize_crops([crops[i][width] for i in pending], options)
-        for index, (text, score) in zip(pending, read, strict=True):
+        read = reader.read([crops[i][width] for i in pending])
+        for index, (text, score, _) in zip(pending, read, strict=True):
             if score >= CIRCLED_SCORE and _CIRCLED.match(text):
                 found[index].append((score, text[0]))
         pending = [i for i in pending if max(found[i], default=(0.0, ""))[0] < CIRCLED_SURE]

@@ -22,8 +22,8 @@ import numpy as np
 from PIL import Image
 
 from pagereader.config.options import RapidOCREngineOptions
-from pagereader.engines.rapidocr import Detection, crop_quads, detect, recognize_crops
-from pagereader.engines.tesseract import read_line_strip, tesseract_available
+from pagereader.protocols import Detection, LineDetector, LineRead, LineReader
+from pagereader.runtime import Capabilities
 from pagereader.sources.base import RenderedPage
 from pagereader.text.chars import count_scripts, script_of
 from pagereader.types import Script
@@ -40,7 +40,6 @@ TURN_MIN_SCORE = 0.75
 TURN_MARGIN = 0.25
 """... and this much more confident than the reading as the page stands."""
 _CONFIDENT = 0.8
-_PROBE_LANG = "kor"
 KOREAN_MIN_CONFIDENCE = 0.7
 """Tesseract's Korean model reads Korean lines at 0.85-0.9 and others at 0.3 (a guess)."""
 
@@ -66,6 +65,8 @@ class Upright:
     unverified: str = ""
     """Why the page may hold text no installed engine reads (the sampled lines read weakly
     and Tesseract, which tells Hangul, is missing); empty when the script is known."""
+    install: str = ""
+    """How to install the missing reader, when ``unverified`` says one is missing."""
 
 
 def _side_lengths(quad: np.ndarray) -> tuple[float, float]:
@@ -83,7 +84,7 @@ def tall_share(detection: Detection) -> float:
 
 
 def sample_crops(
-    image: Image.Image, detection: Detection, count: int = SAMPLE_LINES
+    image: Image.Image, detection: Detection, detector: LineDetector, count: int = SAMPLE_LINES
 ) -> list[np.ndarray]:
     """Crops of the ``count`` longest lines, each cut to a bounded width."""
     if len(detection.quads) == 0:
@@ -91,31 +92,31 @@ def sample_crops(
     lengths = [max(_side_lengths(q)) for q in detection.quads]
     order = np.argsort(lengths)[::-1][:count]
     crops = []
-    for crop in crop_quads(image, detection.quads[order]):
+    for crop in detector.crop(image, detection.quads[order]):
         height = crop.shape[0]
         crops.append(np.ascontiguousarray(crop[:, : max(1, _CROP_HEIGHTS * height)]))
     return crops
 
 
-def _reading(results: list[tuple[str, float]]) -> Reading:
-    score = statistics.mean(s for _, s in results) if results else 0.0
-    return Reading(score, "".join(t for t, _ in results))
+def _reading(results: list[LineRead]) -> Reading:
+    score = statistics.mean(r.confidence for r in results) if results else 0.0
+    return Reading(score, "".join(r.text for r in results))
 
 
 def read_both_ways(
     crops: list[np.ndarray],
     vertical: bool,
-    options: RapidOCREngineOptions | None = None,
+    reader: LineReader,
     upright: Callable[[], bool] | None = None,
 ) -> tuple[Reading, Reading]:
     """The crops read as they stand and turned half a turn. A confident reading of
     horizontal lines as they stand settles it: no turned reading could beat it by the margin,
     so that one is not made (it would read 0). So does ``upright()`` when it says the weak
     reading is of lines that stand upright in a script PP-OCR does not know (Korean)."""
-    ahead = _reading(recognize_crops(crops, options))
+    ahead = _reading(reader.read(crops))
     if not vertical and (ahead.score > 1.0 - TURN_MARGIN or (upright is not None and upright())):
         return ahead, Reading(0.0, "", made=False)
-    turned = recognize_crops([np.ascontiguousarray(np.rot90(c, 2)) for c in crops], options)
+    turned = reader.read([np.ascontiguousarray(np.rot90(c, 2)) for c in crops])
     return ahead, _reading(turned)
 
 
@@ -153,13 +154,14 @@ def turn_page(page: RenderedPage, angle: int) -> RenderedPage:
 
 
 class HangulProbe:
-    """Tesseract's Korean model on the sampled crops, read once when first asked: whether they
-    are Korean (a confident Hangul reading; PP-OCR, which has no Hangul, reads them weakly
-    whichever way up), and what it read. The orientation asks it before reading a weak page
-    turned, and the script decision reuses its answer."""
+    """The Hangul reader (Tesseract's Korean model) on the sampled crops, read once when first
+    asked: whether they are Korean (a confident Hangul reading; PP-OCR, which has no Hangul,
+    reads them weakly whichever way up), and what it read. The orientation asks it before
+    reading a weak page turned, and the script decision reuses its answer."""
 
-    def __init__(self, crops: list[np.ndarray]) -> None:
+    def __init__(self, crops: list[np.ndarray], reader: LineReader) -> None:
         self.crops = crops
+        self.reader = reader
         self._answer: tuple[bool, str] | None = None
 
     def korean(self) -> bool:
@@ -173,39 +175,39 @@ class HangulProbe:
         return self._answer
 
     def _read(self) -> tuple[bool, str]:
-        if not self.crops or not tesseract_available():
+        if not self.crops or not self.reader.available():
             return False, "Tesseract unavailable, so Hangul cannot be detected"
-        reads = read_line_strip([Image.fromarray(crop) for crop in self.crops], _PROBE_LANG)
+        reads = self.reader.read(self.crops)
         korean = count_scripts([read.text for read in reads])["hangul"]
         # a crop read as nothing says nothing of its script: Tesseract at times skips a whole
         # row of a strip (a clean Korean line, after a shorter one), which counted as 0 here
         read = [r.confidence for r in reads if r.text.strip()]
         confidence = statistics.mean(read) if read else 0.0
-        probe = f"Tesseract ({_PROBE_LANG}) read {korean} Hangul at confidence {confidence:.2f}"
+        probe = f"Tesseract (kor) read {korean} Hangul at confidence {confidence:.2f}"
         return korean >= 10 and confidence >= KOREAN_MIN_CONFIDENCE, probe
 
 
 def script_from_reading(
-    reading: Reading, crops: list[np.ndarray], probe: HangulProbe | None = None
+    reading: Reading, crops: list[np.ndarray], probe: HangulProbe
 ) -> tuple[Script, str, str]:
-    """The script of the sampled lines: PP-OCR's letters when it read them confidently;
-    otherwise Tesseract's Korean model on them (PP-OCR has no Hangul): a confident Hangul
-    reading makes the page Korean, a poor one leaves PP-OCR's letters to decide. ``probe``:
-    the Korean probe of these crops, when one was made already. The third value says why the
-    page may hold text that nothing installed reads: lines PP-OCR read weakly, with no
-    Tesseract to tell whether they are Hangul (PP-OCR reads Hangul as weak junk)."""
+    """The script of the sampled lines: PP-OCR's letters when it read them confidently; otherwise
+    Tesseract's Korean model on them (PP-OCR has no Hangul): a confident Hangul reading makes the
+    page Korean, a poor one leaves PP-OCR's letters to decide. ``probe``: the Korean probe (of other
+    crops when the page was turned: it is made again for these). The third value says why the page
+    may hold text that nothing installed reads: lines PP-OCR read weakly, with no Tesseract to tell
+    whether they are Hangul (PP-OCR reads Hangul as weak junk)."""
     counts = count_scripts([reading.text])
     letters = sum(counts.values())
     if reading.score >= _CONFIDENT and letters >= 4:
         why = f"sampled lines read by PP-OCR ({reading.score:.2f}): {counts}"
         return script_of(counts), why, ""
     weak = f"sampled lines read weakly by PP-OCR ({reading.score:.2f}): {counts}"
-    if probe is None or probe.crops is not crops:
-        probe = HangulProbe(crops)
+    if probe.crops is not crops:
+        probe = HangulProbe(crops, probe.reader)
     korean, said = probe.answer()
     if not crops:
         return script_of(counts), f"{weak}; {said}", ""
-    if not tesseract_available():
+    if not probe.reader.available():
         unverified = (
             f"this page's text lines were read weakly by the embedded OCR "
             f"({reading.score:.2f}) and may be Korean, which it cannot read; Tesseract's "
@@ -217,29 +219,38 @@ def script_from_reading(
     return script_of(counts), f"{weak}; {said}: not Korean", ""
 
 
-def upright_and_script(page: RenderedPage, options: RapidOCREngineOptions | None = None) -> Upright:
+def upright_and_script(
+    page: RenderedPage, engines: Capabilities, options: RapidOCREngineOptions | None = None
+) -> Upright:
     """For a scan: the page turned upright when the evidence is strong, its script, and the
     line detection of the page as it finally stands (None for a page turned a quarter: the
     layout detects it at its own size)."""
-    return orient(page, detect(page.image, options), options)
+    return orient(page, engines.line_detector(options).detect(page.image), engines, options)
 
 
 def orient(
-    page: RenderedPage, detection: Detection, options: RapidOCREngineOptions | None = None
+    page: RenderedPage,
+    detection: Detection,
+    engines: Capabilities,
+    options: RapidOCREngineOptions | None = None,
 ) -> Upright:
-    """The decision itself, from the page's line detection (which layout reuses)."""
+    """The decision itself, from the page's line detection (which layout reuses). The lines
+    are read by the reader of any script (PP-OCR), and by the Hangul reader where that one
+    reads them weakly."""
     if len(detection.quads) == 0:
         return Upright(page, "unknown", "no text lines found", 0, detection)
+    detector = engines.line_detector(options)
     vertical = tall_share(detection) > 0.5
-    crops = sample_crops(page.image, detection)
-    probe = HangulProbe(crops)
-    ahead, turned = read_both_ways(crops, vertical, options, upright=probe.korean)
+    crops = sample_crops(page.image, detection, detector)
+    probe = HangulProbe(crops, engines.script_reader("hangul", options))
+    reader = engines.script_reader("unknown", options)
+    ahead, turned = read_both_ways(crops, vertical, reader, upright=probe.korean)
     angle, evidence = choose_turn(vertical, ahead, turned)
     kept: Detection | None = detection
     if angle == 180:
         page = turn_page(page, angle)
-        kept = detect(page.image, options)
-        crops = sample_crops(page.image, kept)
+        kept = detector.detect(page.image)
+        crops = sample_crops(page.image, kept, detector)
         reading = turned
     elif angle:
         # A sideways page's type size was measured across its lines, so its detection size
@@ -258,4 +269,5 @@ def orient(
     orientation = (
         f"; page turned {angle} degrees ({evidence})" if angle else f"; upright ({evidence})"
     )
-    return Upright(page, script, why + orientation, angle, kept, unverified)
+    install = probe.reader.install if unverified else ""
+    return Upright(page, script, why + orientation, angle, kept, unverified, install)

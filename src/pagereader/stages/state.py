@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pagereader.engines.rapidocr import Detection
+from pagereader.protocols import Detection
 from pagereader.sources.base import RenderedPage
 from pagereader.stages.page_budget import PageBudget
 from pagereader.types import BBox, Block, BlockResult, ErrorItem, PageContext, PageDecision

@@ -20,7 +20,6 @@ from pagereader.checks import Possible, Subject, choose_action, run_checks
 from pagereader.checks.base import ReferenceSource
 from pagereader.checks.plausibility import page_findings
 from pagereader.config.options import Options
-from pagereader.engines.textlayer import TextLayerEngine
 from pagereader.errors import PagereaderError
 from pagereader.runtime import Runtime
 from pagereader.stages.engine_routes import resolve_route
@@ -107,7 +106,7 @@ async def find_reference(
     request = build_request(state, result.block)
     if state.trusted_text and state.rendered.lines:
         try:
-            answer = await TextLayerEngine().recognize(request)
+            answer = await ctx.capabilities.text_layer().recognize(request)
         except PagereaderError:
             return Reference()
         return Reference(answer.text, "textlayer")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import numpy as np
-import pytest
+from collections.abc import Sequence
 
-from pagereader.engines.rapidocr import Detection
-from pagereader.engines.tesseract import StripRead
+import numpy as np
+
+from pagereader.protocols import Detection, LineRead
 from pagereader.stages import script
 from pagereader.stages.page_ocr import drop_noise, off_script
 from pagereader.stages.script import TURN_MARGIN, Reading, choose_turn, tall_share
@@ -70,28 +70,39 @@ def test_noise_lines_are_dropped_outside_text_regions_only() -> None:
     assert kept == [body, speck_in, empty]
 
 
-def test_a_sampled_line_read_as_nothing_does_not_sink_the_hangul_probe(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+class RecordedReader:
+    """A Hangul reader that gives readings Tesseract's Korean model gave on real lines."""
+
+    name = "tesseract"
+    install = "apt-get install -y tesseract-ocr-kor"
+
+    def __init__(self, reads: list[LineRead]) -> None:
+        self.reads = reads
+
+    def available(self) -> bool:
+        return True
+
+    def read(self, crops: Sequence[np.ndarray]) -> list[LineRead]:
+        assert len(crops) == len(self.reads)
+        return self.reads
+
+
+def test_a_sampled_line_read_as_nothing_does_not_sink_the_hangul_probe() -> None:
     # Tesseract at times skips a whole clean row of a strip: three sure Korean readings and
     # one empty one are a Korean page (the empty one counted as 0 made the mean 0.69)
     reads = [
-        StripRead("다음 분기 한국어 인식 정확", 0.91, 15.0),
-        StripRead("슬라이드당 처리 시간을", 0.91, 10.0),
-        StripRead("스캔 계약서는 고밀도 모델", 0.93, 11.0),
-        StripRead("", 0.0, None),
+        LineRead("다음 분기 한국어 인식 정확", 0.91, 15.0),
+        LineRead("슬라이드당 처리 시간을", 0.91, 10.0),
+        LineRead("스캔 계약서는 고밀도 모델", 0.93, 11.0),
+        LineRead("", 0.0, None),
     ]
-    monkeypatch.setattr(script, "read_line_strip", lambda crops, lang: reads)
-    monkeypatch.setattr(script, "tesseract_available", lambda: True)
     crops = [np.full((40, 400, 3), 255, dtype=np.uint8) for _ in reads]
-    korean, said = script.HangulProbe(crops).answer()
+    korean, said = script.HangulProbe(crops, RecordedReader(reads)).answer()
     assert korean
     assert "confidence 0.92" in said
 
 
-def test_unsure_readings_are_not_korean(monkeypatch: pytest.MonkeyPatch) -> None:
-    reads = [StripRead("문서 처리 현황 보고 하루 평균", 0.5, 0.0), StripRead("", 0.0, None)]
-    monkeypatch.setattr(script, "read_line_strip", lambda crops, lang: reads)
-    monkeypatch.setattr(script, "tesseract_available", lambda: True)
+def test_unsure_readings_are_not_korean() -> None:
+    reads = [LineRead("문서 처리 현황 보고 하루 평균", 0.5, 0.0), LineRead("", 0.0, None)]
     crops = [np.full((40, 400, 3), 255, dtype=np.uint8) for _ in reads]
-    assert not script.HangulProbe(crops).korean()
+    assert not script.HangulProbe(crops, RecordedReader(reads)).korean()

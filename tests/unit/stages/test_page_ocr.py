@@ -5,10 +5,13 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from pagereader.engines.tesseract import StripRead, read_line_strip, tesseract_available
+from pagereader.engines import registry
+from pagereader.engines.tesseract import read_line_strip, tesseract_available
+from pagereader.protocols import LineRead
 from pagereader.stages.page_ocr import (
     _CIRCLED,
     _with_number,
@@ -18,6 +21,9 @@ from pagereader.stages.page_ocr import (
     split_even,
 )
 from pagereader.types import TextLine
+
+HANGUL = registry.script_reader("hangul")
+NUMBERS = registry.script_reader("unknown")  # PP-OCR, which knows circled numbers
 
 NANUM = Path("/usr/share/fonts/truetype/nanum/NanumMyeongjo.ttf")
 
@@ -63,7 +69,7 @@ def test_clause_number_misread_by_tesseract_is_read_again() -> None:
         confidence=0.9,
     )
     plain = misread.model_copy(update={"text": "모든 국민은", "bbox": (300.0, 10.0, 500.0, 45.0)})
-    fixed = restore_circled_numbers(image, [misread, plain])
+    fixed = restore_circled_numbers(image, [misread, plain], NUMBERS)
     assert fixed[0].text == "② 모든 국민은 양심의 자유를 가진다."
     assert fixed[1] == plain
 
@@ -127,8 +133,8 @@ def test_lines_not_named_keep_their_reading_unread() -> None:
     left, top, right, bottom = ImageDraw.Draw(image).textbbox((20, 10), text, font=font)
     box = (float(left), float(top), float(right), float(bottom))
     misread = TextLine(text="(2 모든 국민은 양심의 자유를 가진다.", bbox=box, confidence=0.9)
-    assert restore_circled_numbers(image, [misread], numbered=set()) == [misread]
-    fixed = restore_circled_numbers(image, [misread], numbered={box})
+    assert restore_circled_numbers(image, [misread], NUMBERS, numbered=set()) == [misread]
+    fixed = restore_circled_numbers(image, [misread], NUMBERS, numbered={box})
     assert fixed[0].text == text
 
 
@@ -142,11 +148,11 @@ def _line_crop(text: str, size: int = 32, mirrored: bool = False) -> Image.Image
 @pytest.mark.skipif(not tesseract_available(), reason="needs Tesseract (kor)")
 def test_a_doubtful_strip_reading_gives_way_to_a_surer_one_alone() -> None:
     text = "모든 국민은 양심의 자유를 가진다."
-    crops = [_line_crop(text), _line_crop("국교는 인정되지 아니한다.")]
-    junk = StripRead("뜨세 정리 언원 보고", 0.7, 10.0)
-    sure = StripRead("국교는 인정되지 아니한다.", 0.95, 10.0)
+    crops = [np.asarray(_line_crop(text)), np.asarray(_line_crop("국교는 인정되지 아니한다."))]
+    junk = LineRead("뜨세 정리 언원 보고", 0.7, 10.0)
+    sure = LineRead("국교는 인정되지 아니한다.", 0.95, 10.0)
     with ThreadPoolExecutor(max_workers=2) as pool:
-        read = reread_doubtful(crops, [junk, sure], "kor", pool)
+        read = reread_doubtful(crops, [junk, sure], HANGUL, pool)
     assert read[0].text.replace(" ", "") == text.replace(" ", "")
     assert read[0].confidence > 0.8
     assert read[1] is sure  # a sure line is not read again
@@ -155,10 +161,10 @@ def test_a_doubtful_strip_reading_gives_way_to_a_surer_one_alone() -> None:
 @pytest.mark.skipif(not tesseract_available(), reason="needs Tesseract (kor)")
 def test_a_line_read_as_nothing_takes_only_a_sure_reading() -> None:
     # the next page's text seen through the paper: mirrored, read alone as unsure junk
-    mirrored = _line_crop("모든 국민은 양심의 자유를 가진다.", mirrored=True)
-    nothing = StripRead("", 0.0, None)
+    mirrored = np.asarray(_line_crop("모든 국민은 양심의 자유를 가진다.", mirrored=True))
+    nothing = LineRead("", 0.0, None)
     with ThreadPoolExecutor(max_workers=1) as pool:
-        assert reread_doubtful([mirrored], [nothing], "kor", pool) == [nothing]
-        clean = _line_crop("국교는 인정되지 아니한다.")
-        again = reread_doubtful([clean], [nothing], "kor", pool)[0]
+        assert reread_doubtful([mirrored], [nothing], HANGUL, pool) == [nothing]
+        clean = np.asarray(_line_crop("국교는 인정되지 아니한다."))
+        again = reread_doubtful([clean], [nothing], HANGUL, pool)[0]
     assert again.text.replace(" ", "") == "국교는인정되지아니한다."
