@@ -54,15 +54,10 @@ def test_approving_every_block_changes_no_output(tmp_path: Path) -> None:
         assert served.headers["content-type"] == "text/markdown; charset=utf-8"
         assert reviewer.get(f"/v1/jobs/{job_id}/stray.txt").status_code == 404
     after = _files(folder)
-    for name in TEXT_OUTPUTS:
+    assert len(blocks) > 3
+    for name in (*TEXT_OUTPUTS, "document.json"):
         assert after[name] == before[name], name
     assert after["document.original.json"] == before["document.json"]
-    corrected = json.loads(after["document.json"])
-    decided = [b for page in corrected["pages"] for b in page["blocks"] if "approved_by" in b]
-    assert len(decided) == len(blocks)
-    for block in decided:
-        assert block.pop("approved_by") == "rita" and block.pop("approved_at")
-    assert corrected == json.loads(before["document.json"])
 
 
 def test_an_edited_article_number_moves_tree_chunks_and_diff(tmp_path: Path) -> None:

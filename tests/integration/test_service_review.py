@@ -175,8 +175,10 @@ def test_review_roles_provenance_restart_evalset_metrics(
                 assert made.status_code == 201
 
             # an admin reverts a decision; a reviewer may not
+            calm = next(b for b in blocks if b["verdict"] != "review")
             extra = reviewer.post(
-                f"/v1/jobs/{job_id}/reviews", json={"page": 1, "block": 0, "action": "unreadable"}
+                f"/v1/jobs/{job_id}/reviews",
+                json={"page": 1, "block": calm["block"], "action": "unreadable"},
             ).json()
             assert reviewer.delete(f"/v1/jobs/{job_id}/reviews/{extra['id']}").status_code == 403
             assert admin.delete(f"/v1/jobs/{job_id}/reviews/{extra['id']}").status_code == 200

@@ -155,7 +155,15 @@ def load_original(folder: Path) -> DocumentResult | None:
 
 
 def _decided(block: BlockResult, review: Review) -> BlockResult:
-    """A block with a person's decision applied; its verdict no longer asks for review."""
+    """A block with a person's decision applied; its verdict no longer asks for review. An
+    approval keeps what the verifier found (a block already accepted is left as it was); a
+    person's text replaces what the findings were about."""
+    if review.action == "approve":
+        if block.verdict.outcome == "accept":
+            return block
+        return block.model_copy(
+            update={"verdict": block.verdict.model_copy(update={"outcome": "accept"})}
+        )
     update: dict[str, Any] = {"verdict": Verdict(outcome="accept")}
     if review.action == "edit":
         update.update(text=review.text or "", html=None)
@@ -186,8 +194,6 @@ def apply_reviews(
 
 
 def _provenance(review: Review) -> dict[str, Any]:
-    if review.action == "approve":
-        return {"approved_by": review.who, "approved_at": review.at}
     return {
         "corrected_by": review.who,
         "corrected_at": review.at,
@@ -199,13 +205,14 @@ def _provenance(review: Review) -> dict[str, Any]:
 def decisions(
     original: DocumentResult, reviews: dict[tuple[int, int], Review]
 ) -> dict[tuple[int, int], dict[str, Any]]:
-    """What document.json records beside each decided block: the verifier's own verdict
-    and who decided what, and what the text was before."""
+    """What document.json records beside each corrected block: the verifier's own verdict,
+    who changed the text, and what it was before. An approval changes nothing in any output
+    (the document is as it was read); the review trail keeps who approved what."""
     recorded: dict[tuple[int, int], dict[str, Any]] = {}
     for page in original.pages:
         for block in page.blocks:
             review = reviews.get((page.index, block.block.order))
-            if review is not None:
+            if review is not None and review.action != "approve":
                 verdict = block.verdict.model_dump(mode="json")
                 recorded[(page.index, block.block.order)] = {
                     "verdict": verdict,
