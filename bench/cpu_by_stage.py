@@ -21,10 +21,11 @@ import asyncio
 import functools
 import resource
 import statistics
+import sys
 from collections import defaultdict
 from collections.abc import Callable
 from concurrent.futures import Future
-from types import ModuleType, TracebackType
+from types import FrameType, ModuleType, TracebackType
 from typing import Any, TypeVar
 
 from embedded import EVAL, TESS_LANG, Case, real_legal
@@ -34,8 +35,6 @@ import pagereader.engines.tesseract as tesseract
 import pagereader.layout.detector as detector
 import pagereader.stages.classify as classify
 import pagereader.stages.layout as layout
-import pagereader.stages.page_ocr as page_ocr
-import pagereader.stages.script as script
 from pagereader.engines.tesseract import tesseract_text
 from pagereader.evalset_manifest import guess_lang
 from pagereader.pipeline import make_context, parse_page
@@ -101,18 +100,59 @@ def _count(name: str, function: Callable[..., Any], users: list[ModuleType]) -> 
         setattr(module, function.__name__, wrapped)
 
 
+def _stage_caller() -> tuple[str, str]:
+    """The nearest stage (module, function) up the stack: who asked an engine adapter."""
+    frame: FrameType | None = sys._getframe(2)
+    while frame is not None:
+        module = str(frame.f_globals.get("__name__", ""))
+        if module.startswith("pagereader.stages."):
+            return module.removeprefix("pagereader.stages."), frame.f_code.co_name
+        frame = frame.f_back
+    return "", ""
+
+
+def _count_by_caller(
+    names: Callable[[str, str], str], function: Callable[..., Any], module: ModuleType
+) -> None:
+    """``function``, called inside its own ``module`` (the engines' line adapters call it
+    there), counted under the name ``names(stage module, stage function)`` gives its caller."""
+    counters: dict[str, Callable[..., Any]] = {}
+
+    @functools.wraps(function)
+    def dispatch(*args: Any, **kwargs: Any) -> Any:
+        name = names(*_stage_caller())
+        if name not in counters:
+            counters[name] = counted(name, function)
+        return counters[name](*args, **kwargs)
+
+    setattr(module, function.__name__, dispatch)
+
+
+def _recognition(stage: str, caller: str) -> str:
+    if stage == "script":
+        return "PP-OCR recognition: orientation sample"
+    if caller == "restore_circled_numbers":
+        return "PP-OCR recognition: Korean clause numbers"
+    return "PP-OCR recognition: the page's lines"
+
+
+def _strips(stage: str, caller: str) -> str:
+    del caller
+    if stage == "script":
+        return "Tesseract: orientation sample"
+    return "Tesseract: Korean line strips"
+
+
 def instrument() -> None:
-    """Count the scan path's steps (see the module's docstring)."""
+    """Count the scan path's steps (see the module's docstring). The stages reach PP-OCR and
+    Tesseract through the engines' line adapters, so each step is counted where the adapter
+    calls it and named by the stage that asked."""
     pool = "ThreadPoolExecutor"
     setattr(layout, pool, InOrder)
-    _count("PP-OCR detection", rapidocr.detect, [script, page_ocr])
-    _count("line crops", rapidocr.crop_quads, [script, page_ocr, rapidocr])
-    recognize = rapidocr.recognize_crops
-    _count("PP-OCR recognition: the page's lines", recognize, [rapidocr])
-    _count("PP-OCR recognition: orientation sample", recognize, [script])
-    _count("PP-OCR recognition: Korean clause numbers", recognize, [page_ocr])
-    _count("Tesseract: Korean line strips", tesseract.read_line_strip, [page_ocr])
-    _count("Tesseract: orientation sample", tesseract.read_line_strip, [script])
+    _count("PP-OCR detection", rapidocr.detect, [rapidocr])
+    _count("line crops", rapidocr.crop_quads, [rapidocr])
+    _count_by_caller(_recognition, rapidocr.recognize_crops, rapidocr)
+    _count_by_caller(_strips, tesseract.read_line_strip, tesseract)
     _count("layout model", detector.detect_regions, [layout])
     _count("decision layer's measures", classify.classify_page, [classify])
 
