@@ -38,6 +38,7 @@ from pagereader.evaluate.cases import EvalCase
 from pagereader.evaluate.metrics import critical_patterns
 from pagereader.evaluate.run_cases import score_text
 from pagereader.pipeline import make_context, parse_page
+from pagereader.render.markdown import page_markdown
 from pagereader.runtime import Runtime
 from pagereader.sources import open_source
 from pagereader.stages.script import orient
@@ -156,7 +157,7 @@ async def measure(ctx: Runtime, case: Case) -> Row:
         decide_s=decide_s,
         ours_s=result.timings.total if result.timings else 0.0,
         ours_cpu=ours_cpu,
-        ours=score_text(scoring, result.markdown),
+        ours=score_text(scoring, page_markdown(result.blocks, result.notes)),
         tess_s=tess_s,
         tess_cpu=tess_cpu,
         tess=score_text(scoring, tess_text),

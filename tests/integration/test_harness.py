@@ -56,7 +56,10 @@ def test_eval_scores_a_manifest(fixtures: Fixtures, tmp_path: Path) -> None:
     truth = fixtures.pages(fixtures.legal_pdf)
     lines = []
     for page in truth:
-        (data / f"ref{page.page}.txt").write_text(page.body, encoding="utf-8")
+        # each page of this fixture is another statute with its own header line: no other page
+        # repeats it, so it is body text (document/running.py); its page number is not
+        header = page.furniture[0]
+        (data / f"ref{page.page}.txt").write_text(f"{header}\n{page.body}", encoding="utf-8")
         lines.append(
             json.dumps(
                 {

@@ -14,6 +14,7 @@ import pytest
 from rapidocr import RapidOCR
 
 from pagereader.pipeline import make_context, parse_page
+from pagereader.render.markdown import page_markdown
 from pagereader.sources import open_source
 
 from shared_data import shared_root
@@ -40,7 +41,7 @@ def read(file: Path, page: int) -> tuple[str, str]:
         raw = RapidOCR(params={"Global.log_level": "warning"})(
             np.asarray(rendered.image.convert("RGB"))
         )
-        return result.markdown, "".join(getattr(raw, "txts", None) or ())
+        return page_markdown(result.blocks, result.notes), "".join(getattr(raw, "txts", None) or ())
 
     return asyncio.run(run())
 

@@ -17,6 +17,7 @@ from pagereader.evaluate.cases import EvalCase
 from pagereader.evaluate.metrics import critical_patterns
 from pagereader.evaluate.run_cases import score_text
 from pagereader.pipeline import make_context, parse_page
+from pagereader.render.markdown import page_markdown
 from pagereader.sources import open_source
 from pagereader.stages.page_ocr import read_detected_lines
 from pagereader.text.chars import char_consistency, normalize
@@ -37,7 +38,7 @@ def parse_one(file: Path, page: int, backend: Literal["openvino", "onnxruntime"]
             result, _ = await parse_page(ctx, source, page)
         finally:
             source.close()
-        return result.markdown
+        return page_markdown(result.blocks, result.notes)
 
     return asyncio.run(run())
 

@@ -58,9 +58,17 @@ class _Line:
     y: float
 
 
+_PAGE_KEY = "\x00page-number"
+
+
 def _line(page: PageResult, result: BlockResult) -> _Line:
     x0, y0, x1, y1 = result.block.bbox
-    key = _NUMBER.sub("#", normalize(result.text, markdown=False).casefold())
+    # any page number repeats any other at its place: "Page 1 of 3" runs on as "第 2 頁"
+    key = (
+        _PAGE_KEY
+        if is_page_number(result.text)
+        else _NUMBER.sub("#", normalize(result.text, markdown=False).casefold())
+    )
     width, height = page.width or 1.0, page.height or 1.0
     original = page.duplicate_of if page.duplicate_of_source is None else None
     centre = ((x0 + x1) / 2 / width, (y0 + y1) / 2 / height)
