@@ -24,7 +24,7 @@ BOTH_FORMS = frozenset(
     "㐹万丑丰了于云亘仆仇价仿伙余佛佣俊修借僵克党具冢冬准凌几凶出划刮制千升卜占卷厂厘只台叶吁吃"
     "合吊同后向吣呆周咨咸咽哄唇喂噪回困坐坯堤夫夸奸姜娘它家尸局岩岳巨布帘席干幸广庵弦彩征御志念恤"
     "愈愿戚扇才扎托扣折抵拐拿挂挨挽捆捍据搜斗斤斫旋昆暗曲札朱朴杆杠杯杰松板极果柜栗核梁棱檗欲沈沾"
-    "泛注浚涂涌淀游溪漓澄焰熏狸玩琅璇症皂矩确硷私秋种筑筱糊系累耇胄背胜胡腊腌膻致舍芸苔苹范荐蒙蔑"
+    "泛注浚涂涌淀游溪漓澄焰熏狸玩琅璇症皂矩确硷私秋种穗筑筱糊系累耇胄背胜胡腊腌膻致舍芸苔苹范荐蒙蔑"
     "藤虫蚝蜡蝎表谷豆象跖辟适郁酸采里雇雕面"
 )
 """Characters that OpenCC's STCharacters table (opencc 1.4.2) lists among their own Traditional
@@ -81,9 +81,7 @@ def _traditional_only(char: str) -> bool:
 
 @functools.cache
 def _simplified_only(char: str) -> bool:
-    return (
-        is_han(char) and char not in BOTH_FORMS and _converter("s2t").convert(char) != char
-    )
+    return is_han(char) and char not in BOTH_FORMS and _converter("s2t").convert(char) != char
 
 
 def reads_traditional(texts: Iterable[str]) -> bool:
