@@ -191,6 +191,15 @@ class Attempt(Frozen):
     hint: str = ""
 
 
+class MappedChars(Frozen):
+    """A character the OCR read in a form the document does not use, the form written for it
+    (Taiwan standard Traditional: 条 -> 條, 爲 -> 為), and how often in the block."""
+
+    read: str
+    written: str
+    count: int = Field(ge=1)
+
+
 class BlockResult(Frozen):
     """A recognized block: the block, its text (or table HTML), and how it was obtained."""
 
@@ -208,6 +217,9 @@ class BlockResult(Frozen):
     heading_path: tuple[str, ...] = ()
     """Texts of the headings open above the block, outermost first (a heading's own text is
     not in its path); empty for running headers and footers."""
+    mapped_chars: tuple[MappedChars, ...] = ()
+    """Characters of the OCR's reading written in the document's standard forms (its text and
+    lines hold the written forms); empty when none were, and for any text not read by OCR."""
 
 
 class ErrorItem(Frozen):

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pagereader.render.overlay import overlay_scale
 from pagereader.runtime import Runtime
 from pagereader.stages.classify import analysis_copy
+from pagereader.stages.han_forms import to_document_forms
 from pagereader.stages.missed_text import missed_text
 from pagereader.stages.state import PageState
 from pagereader.stages.text_layer_rules import mojibake_warnings, prefer_text_layer
@@ -22,8 +23,10 @@ UNREAD_INK = 0.02
 
 
 async def run_assemble(ctx: Runtime, state: PageState) -> PageState:
-    """Order the results, and on a scan say what was not read."""
+    """Order the results (the OCR's readings of a Traditional Chinese page in its standard
+    forms), and on a scan say what was not read."""
     prefer_text_layer(state, ctx.options.classify.max_garbage_ratio)
+    to_document_forms(state, ctx.options.lang)
     state.warnings.extend(mojibake_warnings(state))
     state.results = sorted(state.results, key=lambda r: r.block.order)
     for note in state.warnings:  # the earlier stages' (a text layer too large to use)

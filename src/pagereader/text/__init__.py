@@ -1,1 +1,2 @@
-"""Text and Unicode utilities: normalization, scripts, bidi, mojibake, hyphens, tables as text."""
+"""Text and Unicode utilities: normalization, scripts, bidi, mojibake, hyphens, tables as text,
+Han forms in Taiwan standard."""
