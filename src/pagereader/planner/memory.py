@@ -1,7 +1,7 @@
 """Memory math: weights, KV cache, visual tokens, and how many requests fit on a card.
 
 The constants below are planning estimates, named so that a measurement can replace them;
-the seeds warn that the table they feed is an estimate, not a measurement.
+the design notes warn that the table they feed is an estimate, not a measurement.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ VISION_FACTOR = 16
 DEFAULT_BATCHED_TOKENS = 8192
 MAX_MODEL_LEN = 16384
 
-#: A4 at 200 DPI: the page size the seeds' figures are quoted for.
+#: A4 at 200 DPI: the page size the design notes' figures are quoted for.
 PAGE_W, PAGE_H = 1654, 2339
 #: What the pipeline sends per request by default (option_defaults.py).
 REQUEST_MIN_PIXELS = DEFAULT_MIN_PIXELS

@@ -2,7 +2,8 @@
 
 A slide is read as its block crops batched to the parser and its figures sent to the general
 model at the same time (the design notes' serving page: "one parser call and one or two Qwen
-calls in parallel"); pagereader renders, classifies and lays the slide out on the client before either call.
+calls in parallel"); pagereader renders, classifies and lays the slide out on the client
+before either call.
 """
 
 from __future__ import annotations

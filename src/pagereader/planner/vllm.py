@@ -16,6 +16,7 @@ bounds, one TPU_PROCESS_PORT a server)."""
 from __future__ import annotations
 
 import json
+import math
 
 from pagereader.planner.catalog import ModelSpec
 from pagereader.planner.hardware import GpuSpec
@@ -196,6 +197,10 @@ def emit_config(layout: Layout) -> str:
     gpu = layout.gpus.gpu
     lines = [f"# pagereader config for {layout.gpus.label}, written by `pagereader plan`"]
     index = {id(inst): n for n, inst in enumerate(layout.instances)}
+    # A Mac reads a slide in tens of seconds (its plan says why): give requests and pages room.
+    mac = gpu.platform == "apple"
+    timeout = 300 if mac else 60
+    deadline = max(layout.target_s, math.ceil(2 * layout.slide_s)) if mac else layout.target_s
     for name, group in names.items():
         first = group[0]
         lines += ["", *(start_line(inst, gpu, index[id(inst)]) for inst in group)]
@@ -206,7 +211,7 @@ def emit_config(layout: Layout) -> str:
             f"model = {_toml_str(served_name(first, gpu))}",
             f"prompt_style = {_toml_str(first.model.prompt_style)}",
             f"max_concurrency = {max_num_seqs(first)}",
-            "timeout_s = 60",
+            f"timeout_s = {timeout}",
             "retries = 2",
             f"image_factor = {first.model.factor}",
         ]
@@ -215,5 +220,5 @@ def emit_config(layout: Layout) -> str:
     lines += ["", "[routes]"]
     for key, chain in _routes(names).items():
         lines.append(f"{_toml_str(key)} = [{', '.join(_toml_str(c) for c in chain)}]")
-    lines += ["", "[budget]", f"page_deadline_s = {float(layout.target_s)}", ""]
+    lines += ["", "[budget]", f"page_deadline_s = {float(deadline)}", ""]
     return "\n".join(lines)
