@@ -159,7 +159,8 @@ MODELS: tuple[ModelSpec, ...] = (
         role="general",
         prompt_style="qwen-vl",
         # 33.4B: Hugging Face model page. text_config: num_hidden_layers 64,
-        # num_key_value_heads 8, head_dim 128, hidden 5120 (the config quoted in the design notes' KV derivation).
+        # num_key_value_heads 8, head_dim 128, hidden 5120 (the config quoted in the design
+        # notes' KV derivation).
         params_b=33.4,
         layers=64,
         kv_layers=64,
