@@ -322,3 +322,35 @@ def synthetic_rows(report: dict[str, Any]) -> dict[str, list[str]]:
         overall = f"{cc['mean']:.3f} [{cc['low']:.3f}, {cc['high']:.3f}]"
         expected[f"{engine}, all"] = [str(cc["n"]), "", "", "", overall, f"{ok['mean']:.1%}"]
     return expected
+
+
+def test_the_apple_and_tpu_figures_are_the_planners() -> None:
+    """The Apple and TPU sections of plan.md quote what `plan` prints for those sets."""
+    mac = plan("--gpus", "1xM1-Max-64")
+    mac_8b = plan("--gpus", "1xM1-Max-64", "--models", "qwen3-vl-8b")
+    lay = mac.layouts[0]
+    path = path_of(mac)
+    groups = {g.engine.split(" ")[0]: {t.name: t.seconds for t in g.terms} for g in path.groups}
+    parser, general = groups["paddleocr-vl"], groups["qwen3-vl-8b"]
+    bound = {i.model: i.decode_tokens_per_s_bound for i in lay.instances}
+    room = {i.model: i.concurrency for i in lay.instances}
+    v6e, v5e, v7x = (plan("--gpus", g).layouts[0] for g in ("8xTPU-v6e", "4xTPU-v5e", "1xTPU-v7x"))
+    assert_quoted(
+        f"the 8B's plan holds {room['qwen3-vl-8b']} typical requests' KV cache",
+        f"at most 400 / 4.44 = {bound['qwen3-vl-8b']:.0f} tokens/s on an M1 Max",
+        f"the parser's bound is {bound['paddleocr-vl']:,.0f} tokens/s",
+        f"| parser: vision | {parser['vision']:.2f} |",
+        f"| 8B: vision | {general['vision']:.2f} |",
+        f"| 8B: prefill | {general['prefill']:.2f} |",
+        f"| 8B: decode | {general['decode']:.2f} | "
+        f"256 steps x {general['decode'] / 256 * 1e3:.1f} ms",
+        f"| slide | {path.seconds:.1f} |",
+        f"is {mac_8b.layouts[0].slide_s:.1f} s",
+        f"(TP2, about {v5e.instances[0].concurrency} requests each)",
+        f"(32 GB, about {v6e.instances[0].concurrency} requests each)",
+        f"holds {v7x.instances[0].concurrency}",
+        f"= {v6e.instances[0].decode_tokens_per_s_bound:.0f} tokens/s a sequence on v6e",
+        f"and {v7x.instances[0].decode_tokens_per_s_bound:.0f} on v7x",
+        f"are {v6e.slide_s:.1f} s on v6e (`8xTPU-v6e`), {v5e.slide_s:.1f} s on v5e",
+        f"and {v7x.slide_s:.1f} s on one v7x chip",
+    )

@@ -66,13 +66,57 @@ def _print_table(report: PlanReport) -> None:
             console.print(f"warning: {warning}", markup=False, highlight=False)
 
 
+def _print_known(fmt: Format) -> None:
+    """Every accelerator kind with its figures and the names it answers to."""
+    from pagereader.planner.hardware import known
+    from pagereader.planner.reporting import accelerator_report
+
+    rows = [accelerator_report(g) for g in known()]
+    if fmt is Format.json:
+        typer.echo("[" + ",\n".join(r.model_dump_json(indent=2) for r in rows) + "]")
+        return
+    header = ["key", "name", "platform", "memory GB", "planned GB", "GB/s", "TFLOPS", "aliases"]
+    cells = [
+        [
+            r.key,
+            r.name,
+            r.platform,
+            f"{r.memory_gb:g}",
+            f"{r.planned_gb:g}",
+            f"{r.bandwidth_gbs:g}",
+            f"{r.tflops:g} {r.tflops_kind}",
+            ", ".join(r.aliases),
+        ]
+        for r in rows
+    ]
+    if fmt is Format.markdown:
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        typer.echo("\n".join(lines + ["| " + " | ".join(c) + " |" for c in cells]))
+        return
+    table = Table(*header, title="Known accelerators (planned GB: what models may use)")
+    for c in cells:
+        table.add_row(*c)
+    Console(width=200).print(table)
+    typer.echo(
+        "Also: 'A100' (the 80 GB card), 'Apple M1 Max' (its largest memory), TPU slices "
+        "'tpu-v6e-8' / 'v5litepod-4', counts '8xTPU-v6e'."
+    )
+
+
 @app.callback()
 @one_line_errors
 def plan(
     ctx: typer.Context,
     gpus: Annotated[
-        str, typer.Option(help="GPU sets, e.g. 2xA100-40 or 2xA100-40,4xA100-80")
+        str,
+        typer.Option(
+            help="Accelerator sets, e.g. 2xA100-40, 2xA100-40,4xA100-80, 8xTPU-v6e, tpu-v6e-8, "
+            "1xM1-Max-64, 'Apple M1 Max', 1xL4, 1xMI300X (--list names them all)"
+        ),
     ] = "2xA100-40",
+    list_kinds: Annotated[
+        bool, typer.Option("--list", help="Print the accelerators the planner knows, and exit")
+    ] = False,
     models: Annotated[
         str | None,
         typer.Option(help=f"Models to place (default {DEFAULT_LAYOUT_MODELS}; table: seed rows)"),
@@ -103,6 +147,9 @@ def plan(
 ) -> None:
     """The what-fits-where table, a recommended layout, and its vllm serve commands."""
     if ctx.invoked_subcommand is not None:
+        return
+    if list_kinds:
+        _print_known(fmt)
         return
     from pagereader.errors import ConfigError
     from pagereader.planner import (

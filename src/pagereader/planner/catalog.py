@@ -2,7 +2,7 @@
 
 Every number here comes from a published config or datasheet; the comment beside each entry
 names the source, so that a wrong figure can be traced and fixed in one place instead of being
-guessed again (the KV figure in the seeds was taken from another model's config).
+guessed again (the design notes' KV figure was taken from another model's config).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ MODELS: tuple[ModelSpec, ...] = (
         vision_merger_b=0.0260,
         vision_layers=27,
         vocab_size=103424,
-        # vLLM recipe for PaddlePaddle/PaddleOCR-VL (seed 004).
+        # vLLM recipe for PaddlePaddle/PaddleOCR-VL (the PaddleOCR-VL design note).
         extra_serve_flags=(
             "--trust-remote-code",
             "--max-num-batched-tokens 16384",
@@ -159,7 +159,8 @@ MODELS: tuple[ModelSpec, ...] = (
         role="general",
         prompt_style="qwen-vl",
         # 33.4B: Hugging Face model page. text_config: num_hidden_layers 64,
-        # num_key_value_heads 8, head_dim 128, hidden 5120 (the config quoted in seed 001).
+        # num_key_value_heads 8, head_dim 128, hidden 5120 (the config quoted in the design
+        # notes' KV derivation).
         params_b=33.4,
         layers=64,
         kv_layers=64,
@@ -310,7 +311,7 @@ MODELS: tuple[ModelSpec, ...] = (
     ),
 )
 
-#: The rows of the seed's "what fits where" table, in its order.
+#: The rows of the design notes' "what fits where" table, in its order.
 SEED_TABLE_MODELS: tuple[str, ...] = (
     "paddleocr-vl",
     "qwen3-vl-4b",

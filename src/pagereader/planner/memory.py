@@ -1,7 +1,7 @@
 """Memory math: weights, KV cache, visual tokens, and how many requests fit on a card.
 
 The constants below are planning estimates, named so that a measurement can replace them;
-the seeds warn that the table they feed is an estimate, not a measurement.
+the design notes warn that the table they feed is an estimate, not a measurement.
 """
 
 from __future__ import annotations
@@ -13,17 +13,27 @@ from typing import Literal
 from pagereader.config.defaults import DEFAULT_MAX_PIXELS, DEFAULT_MIN_PIXELS
 from pagereader.errors import ConfigError
 from pagereader.pixels import smart_resize
+from pagereader.planner.accelerator import GpuSpec
 from pagereader.planner.catalog import ModelSpec
-from pagereader.planner.hardware import GpuSpec
 
-WeightDtype = Literal["bf16", "fp8", "int4"]
+WeightDtype = Literal["bf16", "fp8", "int4", "q4", "q8"]
 KvDtype = Literal["bf16", "fp8"]
 
-#: Bytes a parameter: BF16 2, FP8 1, INT4 AWQ/GPTQ about 0.55 (group scales and zeros included).
-BYTES_PER_PARAM: dict[str, float] = {"bf16": 2.0, "fp8": 1.0, "int4": 0.55}
+#: MLX affine quantization (mlx-vlm's convert): groups of 64 weights share a 16-bit scale
+#: and a 16-bit bias, so a weight costs its bits plus 32/64.
+MLX_GROUP_SIZE = 64
+#: Bytes a parameter: BF16 2, FP8 1, INT4 AWQ/GPTQ about 0.55 (group scales and zeros
+#: included), MLX 4-bit (4 + 0.5) / 8 and 8-bit (8 + 0.5) / 8.
+BYTES_PER_PARAM: dict[str, float] = {
+    "bf16": 2.0,
+    "fp8": 1.0,
+    "int4": 0.55,
+    "q4": (4 + 32 / MLX_GROUP_SIZE) / 8,
+    "q8": (8 + 32 / MLX_GROUP_SIZE) / 8,
+}
+#: mlx-vlm's convert skips the vision tower (``skip_multimodal_module``): it stays 16-bit.
+MLX_DTYPES = ("q4", "q8")
 KV_BYTES: dict[str, int] = {"bf16": 2, "fp8": 1}
-
-GPU_MEMORY_UTILIZATION = 0.9
 #: CUDA graphs, NCCL buffers, allocator slack: outside the weights, inside vLLM's budget.
 RUNTIME_OVERHEAD_BYTES = int(1.5 * 1024**3)
 #: Peak activation buffers of one prefill chunk, in units of tokens x hidden x 2 bytes.
@@ -33,7 +43,7 @@ VISION_FACTOR = 16
 DEFAULT_BATCHED_TOKENS = 8192
 MAX_MODEL_LEN = 16384
 
-#: A4 at 200 DPI: the page size the seeds' figures are quoted for.
+#: A4 at 200 DPI: the page size the design notes' figures are quoted for.
 PAGE_W, PAGE_H = 1654, 2339
 #: What the pipeline sends per request by default (option_defaults.py).
 REQUEST_MIN_PIXELS = DEFAULT_MIN_PIXELS
@@ -62,7 +72,10 @@ def visual_tokens(
 
 
 def weights_bytes(model: ModelSpec, dtype: WeightDtype) -> float:
-    """All parameters at one precision (vision tower included)."""
+    """All parameters at one precision (vision tower included); MLX keeps the tower 16-bit."""
+    if dtype in MLX_DTYPES:
+        vision = model.vision_params_b * 1e9 * BYTES_PER_PARAM["bf16"]
+        return model.language_params_b * 1e9 * BYTES_PER_PARAM[dtype] + vision
     return model.params_b * 1e9 * BYTES_PER_PARAM[dtype]
 
 
@@ -149,12 +162,14 @@ def budget(
     gpu: GpuSpec,
     dtype: WeightDtype = "bf16",
     tp: int = 1,
-    utilization: float = GPU_MEMORY_UTILIZATION,
+    utilization: float | None = None,
     kv_dtype: KvDtype = "bf16",
     request: RequestShape | None = None,
 ) -> Budget:
-    """Split one rank's share of the card: weights, headroom, then KV for concurrent requests."""
-    card = gpu.memory_bytes * utilization
+    """Split one rank's share of the card: weights, headroom, then KV for concurrent requests.
+    A Mac's share is of the memory its GPU may wire, not of all unified memory."""
+    utilization = gpu.max_utilization if utilization is None else utilization
+    card = gpu.planned_bytes * utilization
     weights = weights_bytes(model, dtype) / tp
     headroom = headroom_bytes(model, tp, batched_tokens(model))
     kv = card - weights - headroom

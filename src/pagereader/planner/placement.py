@@ -9,16 +9,13 @@ from dataclasses import dataclass, field, replace
 
 from pagereader.errors import ConfigError
 from pagereader.planner.catalog import ModelSpec
-from pagereader.planner.hardware import GpuSpec, get_gpu
-from pagereader.planner.memory import (
-    GPU_MEMORY_UTILIZATION,
-    Budget,
-    WeightDtype,
-    budget,
-    weights_bytes,
-)
+from pagereader.planner.hardware import GpuSpec, resolve
+from pagereader.planner.memory import Budget, WeightDtype, budget, weights_bytes
+from pagereader.planner.platforms import placeable
 from pagereader.planner.slide import Estimate, Served, critical_path, engine_seconds
+from pagereader.planner.timeconst import profile_for
 from pagereader.planner.timemodel import CriticalPath
+from pagereader.planner.tpu import CHIPS_PER_HOST
 
 logger = logging.getLogger(__name__)
 
@@ -35,10 +32,12 @@ MAX_REPLICAS_PER_CARD = 2
 
 @dataclass(frozen=True)
 class GpuSet:
-    """N cards of one kind, as written on the command line (2xA100-40)."""
+    """N cards of one kind, as written on the command line (2xA100-40), and the note a loose
+    name left ('A100' read as the 80 GB card)."""
 
     count: int
     gpu: GpuSpec
+    note: str = ""
 
     @property
     def label(self) -> str:
@@ -46,7 +45,8 @@ class GpuSet:
 
 
 def parse_gpus(text: str) -> list[GpuSet]:
-    """Parse '2xA100-40' or a comma-separated list of such sets."""
+    """Parse '2xA100-40', '8xTPU-v6e', 'tpu-v6e-8', '1xM1-Max-64' or a comma-separated list
+    of such sets. A slice name carries its chips; a count before it multiplies them."""
     sets: list[GpuSet] = []
     for part in (p.strip() for p in text.split(",")):
         if not part:
@@ -56,10 +56,15 @@ def parse_gpus(text: str) -> list[GpuSet]:
             raise ConfigError(
                 f"cannot read GPU set {part!r}", hint="write COUNTxKIND, e.g. 2xA100-40"
             )
-        count = int(match.group(1) or 1)
+        found = resolve(match.group(2))
+        count = int(match.group(1) or 1) * (found.count or 1)
         if not 1 <= count <= MAX_CARDS:
             raise ConfigError(f"GPU count {count} in {part!r} is outside 1..{MAX_CARDS}")
-        sets.append(GpuSet(count, get_gpu(match.group(2))))
+        if found.gpu.platform == "apple" and count != 1:
+            raise ConfigError(
+                f"{part!r}: a plan sizes one Mac", hint="write 1x" + found.gpu.key.upper()
+            )
+        sets.append(GpuSet(count, found.gpu, found.note))
     if not sets:
         raise ConfigError("no GPU set given", hint="e.g. --gpus 2xA100-40")
     return sets
@@ -79,7 +84,7 @@ class Option:
         return self.budget.concurrency
 
     def label(self) -> str:
-        prefix = "INT4 " if self.dtype == "int4" else ("FP8 " if self.dtype == "fp8" else "")
+        prefix = _PREFIX.get(self.dtype, "")
         if self.tp > 1:
             return f"{prefix}TP{self.tp}"
         if self.replicas_per_card > 1:
@@ -88,19 +93,27 @@ class Option:
 
 
 _WORDS = {2: "two", 3: "three", 4: "four"}
+_PREFIX = {"int4": "INT4 ", "fp8": "FP8 ", "q4": "MLX 4-bit ", "q8": "MLX 8-bit "}
 
 
 def _dtypes(gpu: GpuSpec) -> tuple[WeightDtype, ...]:
-    """FP8 checkpoints only pay where FP8 tensor cores exist."""
+    """FP8 checkpoints only pay where FP8 tensor cores exist. On a Mac mlx-community's 4-bit
+    conversions come first (decode reads every weight a token); on TPU the planner places
+    BF16 only, the precision the backend's support matrix tests."""
+    if gpu.platform == "apple":
+        return ("q4", "q8", "bf16")
+    if gpu.platform == "tpu":
+        return ("bf16",)
     return ("bf16", "fp8", "int4") if gpu.fp8 else ("bf16", "int4")
 
 
 def options(model: ModelSpec, gpus: GpuSet) -> list[Option]:
     """Every precision and TP degree the card count allows, in order of preference."""
     found: list[Option] = []
+    limit = min(gpus.count, CHIPS_PER_HOST.get(gpus.gpu.key, gpus.count))
     for dtype in _dtypes(gpus.gpu):
         tp = 1
-        while tp <= gpus.count:
+        while tp <= limit:
             found.append(Option(dtype, tp, budget(model, gpus.gpu, dtype, tp)))
             tp *= 2
     return found
@@ -110,7 +123,7 @@ def replicas_per_card(model: ModelSpec, gpu: GpuSpec, dtype: WeightDtype) -> int
     """How many replicas share a card while each still holds MAX_NUM_SEQS requests."""
     k = 1
     while k < MAX_REPLICAS_PER_CARD:
-        share = GPU_MEMORY_UTILIZATION / (k + 1)
+        share = gpu.max_utilization / (k + 1)
         if budget(model, gpu, dtype, 1, share).concurrency < MAX_NUM_SEQS:
             break
         k += 1
@@ -147,7 +160,7 @@ def fit(model: ModelSpec, gpus: GpuSet) -> Fit:
     if not usable:
         return Fit(model, gpus, None)
     best = usable[0]
-    if best.tp == 1:
+    if best.tp == 1 and gpus.gpu.shareable:
         best = replace(best, replicas_per_card=replicas_per_card(model, gpus.gpu, best.dtype))
     alternative = None
     if best.tp > 1 or best.budget.concurrency < TIGHT_CONCURRENCY:
@@ -189,11 +202,11 @@ class Layout:
 def need_utilization(model: ModelSpec, gpu: GpuSpec, dtype: WeightDtype) -> float:
     """The share of a card a replica needs to hold MAX_NUM_SEQS requests (capped at the whole)."""
     full = budget(model, gpu, dtype, 1)
-    if full.concurrency <= MAX_NUM_SEQS:
-        return GPU_MEMORY_UTILIZATION
+    if full.concurrency <= MAX_NUM_SEQS or not gpu.shareable:
+        return gpu.max_utilization
     needed = full.weights_per_rank + full.headroom_per_rank
     needed += MAX_NUM_SEQS * full.request_bytes_per_rank
-    return math.ceil(needed / gpu.memory_bytes * 100) / 100
+    return math.ceil(needed / gpu.planned_bytes * 100) / 100
 
 
 def _place(
@@ -232,6 +245,7 @@ def _choose(
     none meets it); TP keeps `reserve` cards."""
     if f.option is None:
         return None
+    full = gpus.gpu.max_utilization
     usable = [o for o in options(model, gpus) if o.concurrency >= MIN_CONCURRENCY]
     candidates = [f.option, *usable]
     seconds = {id(o): engine_seconds(model, o.dtype, o.tp, gpus.gpu) for o in candidates}
@@ -244,12 +258,12 @@ def _choose(
             if len(free) - reserve >= option.tp:
                 cards = [free.pop(0) for _ in range(option.tp)]
                 for c in cards:
-                    shares[c] = GPU_MEMORY_UTILIZATION
-                return Instance(model, option.dtype, option.tp, cards, GPU_MEMORY_UTILIZATION)
+                    shares[c] = full
+                return Instance(model, option.dtype, option.tp, cards, full)
             continue
         need = need_utilization(model, gpus.gpu, option.dtype)
         for card, used in sorted(shares.items()):
-            if used + need <= GPU_MEMORY_UTILIZATION + 1e-9:
+            if gpus.gpu.shareable and used + need <= full + 1e-9:
                 shares[card] = used + need
                 return Instance(model, option.dtype, 1, [card], need)
         if free:
@@ -303,7 +317,7 @@ def _renumber(instances: list[Instance], models: list[ModelSpec]) -> list[Instan
     return instances
 
 
-def _spread(instances: list[Instance]) -> None:
+def _spread(instances: list[Instance], full: float) -> None:
     """Give each card's spare memory to the instances on it, in proportion to their need."""
     by_card: dict[int, list[Instance]] = {}
     for inst in instances:
@@ -311,13 +325,11 @@ def _spread(instances: list[Instance]) -> None:
             by_card.setdefault(inst.cards[0], []).append(inst)
     for group in by_card.values():
         if len(group) == 1:
-            group[0].utilization = GPU_MEMORY_UTILIZATION
+            group[0].utilization = full
             continue
         total = sum(i.utilization for i in group)
         for inst in group:
-            inst.utilization = (
-                math.floor(inst.utilization / total * GPU_MEMORY_UTILIZATION * 100) / 100
-            )
+            inst.utilization = math.floor(inst.utilization / total * full * 100) / 100
 
 
 def slide_path(layout: Layout, estimate: Estimate | None = None) -> CriticalPath:
@@ -329,16 +341,21 @@ def slide_path(layout: Layout, estimate: Estimate | None = None) -> CriticalPath
     served = [
         Served(i.model, i.dtype, i.tp, est.calibration.get(i.model.key)) for i in first.values()
     ]
-    return critical_path(served, layout.gpus.gpu, est)
+    return critical_path(served, layout.gpus.gpu, est, layout.gpus.gpu.platform == "apple")
 
 
 def recommend(
     models: list[ModelSpec], gpus: GpuSet, target_s: float, estimate: Estimate | None = None
 ) -> Layout:
-    """Place every model, replicate onto spare cards, then estimate a slide's critical path."""
+    """Place every model the platform serves, replicate onto spare cards, then estimate a
+    slide's critical path with the platform's time constants."""
+    est = estimate or Estimate()
+    est = replace(est, constants=profile_for(gpus.gpu.platform, est.constants))
+    models, replaced = placeable(models, gpus.gpu)
     placed, warnings = _place(models, gpus, target_s)
+    warnings = [*([gpus.note] if gpus.note else []), *replaced, *warnings]
     instances = _renumber(_replicate(placed, gpus), models)
-    _spread(instances)
+    _spread(instances, gpus.gpu.max_utilization)
     port = 8000
     rank = {m.key: n for n, m in enumerate(models)}
     for inst in sorted(instances, key=lambda i: (rank[i.model.key], i.cards[0])):
@@ -348,11 +365,17 @@ def recommend(
             inst.model, gpus.gpu, inst.dtype, inst.tp, inst.utilization
         ).concurrency
     instances.sort(key=lambda i: (i.cards[0], i.port))
-    layout = Layout(gpus, instances, warnings, target_s=target_s, estimate=estimate)
+    layout = Layout(gpus, instances, warnings, target_s=target_s, estimate=est)
     if instances:
-        layout.path = slide_path(layout, estimate)
+        layout.path = slide_path(layout, est)
         layout.slide_s = round(layout.path.seconds, 2)
-        if layout.slide_s > target_s:
+        if layout.slide_s > target_s and gpus.gpu.platform == "apple":
+            layout.warnings.append(
+                f"estimated {layout.slide_s:.1f} s a slide is above the {target_s:g} s target: "
+                "on a Mac, iterate on prompts, the verifier and the eval set; measure the "
+                "budget on the GPUs"
+            )
+        elif layout.slide_s > target_s:
             slowest = layout.path.bottleneck
             layout.warnings.append(
                 f"estimated critical path {layout.slide_s:.1f} s is above the {target_s:g} s "

@@ -6,7 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pagereader.pixels import smart_resize
 from pagereader.planner.catalog import ModelSpec, get_model
-from pagereader.planner.hardware import NOTES
+from pagereader.planner.hardware import NOTES, GpuSpec
 from pagereader.planner.memory import (
     GB,
     budget,
@@ -17,7 +17,12 @@ from pagereader.planner.memory import (
 )
 from pagereader.planner.placement import Fit, GpuSet, Instance, Layout
 from pagereader.planner.slide import Estimate, figure_shape
-from pagereader.planner.timemodel import CriticalPath, Term, decode_step_seconds
+from pagereader.planner.timemodel import (
+    CriticalPath,
+    Term,
+    decode_step_seconds,
+    tokens_per_s_bound,
+)
 from pagereader.planner.vllm import layout_warnings, max_num_seqs, serve_command
 
 SCHEMA_VERSION = 1
@@ -91,6 +96,9 @@ class InstanceReport(_Out):
     concurrency: int
     max_num_seqs: int
     decode_ms_per_token: float
+    decode_tokens_per_s_bound: float = Field(
+        description="bandwidth / bytes one decode step reads (weights and a figure's KV)"
+    )
     command: str
 
 
@@ -118,6 +126,7 @@ class PathReport(_Out):
 
     seconds: float
     profile: str
+    serial: bool = Field(False, description="the engine groups queue on one device (a Mac)")
     bottleneck: str | None
     cpu: list[TermReport]
     groups: list[GroupReport]
@@ -126,12 +135,30 @@ class PathReport(_Out):
 
 class LayoutReport(_Out):
     gpus: str
+    platform: str
+    server: str = Field(description="vllm (GPU, TPU) or mlx-vlm (Apple)")
     target_s: float
     slide_s: float
     meets_target: bool
     instances: list[InstanceReport]
     warnings: list[str]
     critical_path: PathReport | None = None
+
+
+class AcceleratorReport(_Out):
+    """One row of `pagereader plan --list`."""
+
+    key: str
+    name: str
+    platform: str
+    memory_gb: float
+    planned_gb: float
+    bandwidth_gbs: float
+    tflops: float
+    tflops_kind: str
+    fp8: bool
+    aliases: list[str]
+    source: str
 
 
 class NoteReport(_Out):
@@ -222,6 +249,7 @@ def path_report(path: CriticalPath, profile: str) -> PathReport:
     return PathReport(
         seconds=round(path.seconds, 3),
         profile=profile,
+        serial=path.serial,
         constants=[
             ConstReport(name=name, value=c.value, unit=c.unit, source=c.source)
             for name, c in sorted(path.constants.items())
@@ -249,6 +277,30 @@ def decode_ms(inst: Instance, layout: Layout) -> float:
     return round(step * 1000, 2)
 
 
+def tokens_bound(inst: Instance, layout: Layout) -> float:
+    """One sequence's decode ceiling at a figure request's context."""
+    shape = figure_shape(inst.model)
+    context = shape.visual_tokens + shape.text_tokens
+    bound = tokens_per_s_bound(inst.model, layout.gpus.gpu, inst.dtype, inst.tp, context)
+    return round(bound, 1)
+
+
+def accelerator_report(gpu: GpuSpec) -> AcceleratorReport:
+    return AcceleratorReport(
+        key=gpu.key,
+        name=gpu.name,
+        platform=gpu.platform,
+        memory_gb=round(gpu.memory_bytes / GB, 1),
+        planned_gb=round(gpu.planned_bytes * gpu.max_utilization / GB, 1),
+        bandwidth_gbs=gpu.bandwidth_gbs,
+        tflops=gpu.bf16_tflops,
+        tflops_kind=gpu.tflops_kind,
+        fp8=gpu.fp8,
+        aliases=list(gpu.aliases),
+        source=gpu.source,
+    )
+
+
 def layout_report(layout: Layout) -> LayoutReport:
     gpu = layout.gpus.gpu
     est = layout.estimate or Estimate()
@@ -263,12 +315,15 @@ def layout_report(layout: Layout) -> LayoutReport:
             concurrency=budget(i.model, gpu, i.dtype, i.tp, i.utilization).concurrency,
             max_num_seqs=max_num_seqs(i),
             decode_ms_per_token=decode_ms(i, layout),
-            command=serve_command(i, gpu),
+            decode_tokens_per_s_bound=tokens_bound(i, layout),
+            command=serve_command(i, gpu, n),
         )
-        for i in layout.instances
+        for n, i in enumerate(layout.instances)
     ]
     return LayoutReport(
         gpus=layout.gpus.label,
+        platform=gpu.platform,
+        server="mlx-vlm" if gpu.platform == "apple" else "vllm",
         target_s=layout.target_s,
         slide_s=layout.slide_s,
         meets_target=layout.meets_target,
@@ -322,12 +377,16 @@ def path_lines(path: PathReport) -> list[str]:
     lines = [f"Critical path of a slide: {path.seconds:.2f} s ({path.profile} constants)"]
     lines += [f"- cpu {t.name}: {t.seconds:.3f} s" for t in path.cpu]
     for g in path.groups:
-        mark = "critical" if g.engine == path.bottleneck else "in parallel"
+        mark = "in turn" if path.serial else None
+        mark = mark or ("critical" if g.engine == path.bottleneck else "in parallel")
         lines.append(f"- {g.engine} ({mark}): {g.seconds:.3f} s")
         lines += [f"  - {t.name}: {t.seconds:.3f} s [{', '.join(t.uses)}]" for t in g.terms]
     lines += ["", "Constants:"]
     lines += [f"- {c.name} = {c.value:g} {c.unit}: {c.source}" for c in path.constants]
     return lines
+
+
+_UNIT = {"tpu": "chip", "apple": "GPU"}
 
 
 def markdown(report: PlanReport) -> str:
@@ -344,14 +403,16 @@ def markdown(report: PlanReport) -> str:
         ]
         for inst in lay.instances:
             out.append(
-                f"- card {','.join(map(str, inst.cards))}: {inst.model} {inst.dtype.upper()}"
-                f" TP{inst.tp}, port {inst.port}, ~{inst.concurrency} concurrent requests"
+                f"- {_UNIT.get(lay.platform, 'card')} {','.join(map(str, inst.cards))}: "
+                f"{inst.model} {inst.dtype.upper()} TP{inst.tp}, port {inst.port}, "
+                f"~{inst.concurrency} concurrent requests, decode at most "
+                f"{inst.decode_tokens_per_s_bound:g} tokens/s"
             )
         out += ["", "```bash", *(i.command for i in lay.instances), "```"]
         if lay.critical_path is not None:
             out += ["", *path_lines(lay.critical_path)]
         out += [f"- warning: {w}" for w in lay.warnings]
-    out += ["", "Notes (not sized):"]
+    out += ["", "Platform notes:"]
     for note in report.notes:
         out.append(f"- {note.name}, {note.memory}")
         out += [f"  - verified: {v}" for v in note.verified]

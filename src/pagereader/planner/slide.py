@@ -1,8 +1,9 @@
 """What one slide asks of the served models, and its critical path through them.
 
 A slide is read as its block crops batched to the parser and its figures sent to the general
-model at the same time (seed 000: "one parser call and one or two Qwen calls in parallel");
-pagereader renders, classifies and lays the slide out on the client before either call.
+model at the same time (the design notes' serving page: "one parser call and one or two Qwen
+calls in parallel"); pagereader renders, classifies and lays the slide out on the client
+before either call.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pagereader.planner.memory import (
     REQUEST_MIN_PIXELS,
     WeightDtype,
 )
-from pagereader.planner.timeconst import CPU_STAGES, VLLM, CpuStages, TimeConstants
+from pagereader.planner.timeconst import CPU_STAGES, VLLM, CpuStages, TimeConstants, profile_for
 from pagereader.planner.timemodel import (
     Calibrated,
     CallShape,
@@ -36,7 +37,7 @@ from pagereader.planner.timemodel import (
 
 @dataclass(frozen=True)
 class Slide:
-    """The requests of one slide. Defaults: seed 000's 6 to 12 blocks, a paragraph-sized
+    """The requests of one slide. Defaults: the design notes' 6 to 12 blocks, a paragraph-sized
     answer each, one figure described from the whole slide."""
 
     blocks: int = 8
@@ -110,7 +111,9 @@ def group(served: Served, gpu: GpuSpec, est: Estimate, shape: CallShape) -> Engi
     return EngineGroup(label, terms)
 
 
-def critical_path(served: list[Served], gpu: GpuSpec, est: Estimate | None = None) -> CriticalPath:
+def critical_path(
+    served: list[Served], gpu: GpuSpec, est: Estimate | None = None, serial: bool = False
+) -> CriticalPath:
     """CPU stages, then one group a served model in parallel. Without a parser the general
     model also reads the blocks; without a general model the parser also reads the figures."""
     est = est or Estimate()
@@ -134,11 +137,12 @@ def critical_path(served: list[Served], gpu: GpuSpec, est: Estimate | None = Non
     used = {name for g in groups for t in g.terms for name in t.uses}
     used |= {name for t in cpu_terms(est.cpu) for name in t.uses}
     return CriticalPath(
-        cpu_terms(est.cpu), groups, {k: v for k, v in constants.items() if k in used}
+        cpu_terms(est.cpu), groups, {k: v for k, v in constants.items() if k in used}, serial
     )
 
 
 def engine_seconds(model: ModelSpec, dtype: WeightDtype, tp: int, gpu: GpuSpec) -> float:
     """A model's own share of a slide with the default constants (to compare options)."""
     served = Served(model, dtype, tp)
-    return group(served, gpu, Estimate(), shape_for(model)).seconds
+    est = Estimate(constants=profile_for(gpu.platform, VLLM))
+    return group(served, gpu, est, shape_for(model)).seconds

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pagereader.errors import ConfigError
@@ -104,6 +104,33 @@ VLLM = TimeConstants(
         10.0, "ms a request group", "assumed: HTTP, JSON, base64 and scheduling on loopback"
     ),
 )
+
+
+_NORMIE = "brand-o/normiebench issue 40"
+
+#: Apple silicon under MLX: the two efficiencies from a public llama.cpp (Metal) run on an
+#: M1 Max 64 GB, the closest measurement in the sources; the rest as vLLM, assumed.
+APPLE = replace(
+    VLLM,
+    name="apple",
+    prefill_efficiency=Const(
+        0.67,
+        "of peak FP32",
+        f"measured by others: {_NORMIE}, Llama 3.1 8B Q4_K_M on an M1 Max, pp512 499.58 "
+        "tokens/s x 2 x 6.98e9 decoder parameters = 6.97 TFLOPS of 10.4 (llama.cpp, not MLX)",
+    ),
+    bandwidth_efficiency=Const(
+        0.55,
+        "of peak memory bandwidth",
+        f"measured by others: {_NORMIE}, tg128 46.2 tokens/s x about 4.7 GB of Q4_K_M "
+        "weights read a token = 217 GB/s of 400 (llama.cpp, not MLX)",
+    ),
+)
+
+
+def profile_for(platform: str, constants: TimeConstants) -> TimeConstants:
+    """The default profile of a platform; a profile the user chose stays."""
+    return APPLE if platform == "apple" and constants is VLLM else constants
 
 
 @dataclass(frozen=True)

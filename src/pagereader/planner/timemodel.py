@@ -129,6 +129,22 @@ def prefill_seconds(
     return max(floor, flops / _peak(gpu, tp, k.prefill_efficiency))
 
 
+def decode_bytes_per_token(
+    model: ModelSpec, dtype: WeightDtype, tp: int, batch: int, context: int
+) -> float:
+    """What one decode step reads on one rank: the weights a token passes through (the
+    input embedding only as one row) and every sequence's KV cache."""
+    weights = (decoder_params(model) + lm_head_params(model)) * BYTES_PER_PARAM[dtype] / tp
+    return weights + batch * context * kv_bytes_per_token(model, "bf16", tp)
+
+
+def tokens_per_s_bound(
+    model: ModelSpec, gpu: GpuSpec, dtype: WeightDtype, tp: int, context: int
+) -> float:
+    """The ceiling of one sequence's decode: bandwidth / bytes read a token."""
+    return gpu.bandwidth_gbs * 1e9 / decode_bytes_per_token(model, dtype, tp, 1, context)
+
+
 def decode_step_seconds(
     model: ModelSpec,
     gpu: GpuSpec,
@@ -142,9 +158,9 @@ def decode_step_seconds(
     For a MoE the weights are one token's active experts: a batch reads more, so this is a
     lower bound there."""
     floor = model.layers * k.decode_floor_ms_per_layer.value / 1000
-    weights = (decoder_params(model) + lm_head_params(model)) * BYTES_PER_PARAM[dtype] / tp
-    kv = batch * context * kv_bytes_per_token(model, "bf16", tp)
-    read = (weights + kv) / (gpu.bandwidth_gbs * 1e9 * k.bandwidth_efficiency.value)
+    read = decode_bytes_per_token(model, dtype, tp, batch, context) / (
+        gpu.bandwidth_gbs * 1e9 * k.bandwidth_efficiency.value
+    )
     compute = 2 * (decoder_params(model) + lm_head_params(model)) * batch
     return floor + read + compute / _peak(gpu, tp, k.prefill_efficiency)
 
@@ -218,6 +234,8 @@ class CriticalPath:
     cpu: list[Term]
     groups: list[EngineGroup]
     constants: dict[str, Const]
+    #: One device serving every model (a Mac): the groups queue instead of overlapping.
+    serial: bool = False
 
     @property
     def bottleneck(self) -> EngineGroup | None:
@@ -225,8 +243,11 @@ class CriticalPath:
 
     @property
     def seconds(self) -> float:
+        cpu = sum(t.seconds for t in self.cpu)
+        if self.serial:
+            return cpu + sum(g.seconds for g in self.groups)
         slowest = self.bottleneck
-        return sum(t.seconds for t in self.cpu) + (slowest.seconds if slowest else 0.0)
+        return cpu + (slowest.seconds if slowest else 0.0)
 
 
 def cpu_terms(cpu: CpuStages) -> list[Term]:
@@ -237,7 +258,7 @@ def engine_constants(k: TimeConstants, gpu: GpuSpec) -> dict[str, Const]:
     """The named constants of a profile and a GPU's datasheet figures."""
     named = {f.name: getattr(k, f.name) for f in fields(k) if isinstance(getattr(k, f.name), Const)}
     sheet = f"datasheet: {gpu.name}"
-    named["gpu_tflops"] = Const(gpu.bf16_tflops, "TFLOPS BF16 dense", sheet)
+    named["gpu_tflops"] = Const(gpu.bf16_tflops, f"TFLOPS {gpu.tflops_kind}", sheet)
     named["gpu_bandwidth"] = Const(gpu.bandwidth_gbs, "GB/s", sheet)
     return named
 

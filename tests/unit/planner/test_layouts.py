@@ -19,8 +19,10 @@ def test_parse_gpus_reads_sets_and_rejects_unknown_kinds() -> None:
     assert [(s.count, s.gpu.key) for s in sets] == [(2, "a100-40"), (4, "a100-80"), (1, "h100-80")]
     with pytest.raises(ConfigError, match="unknown GPU 'B999'"):
         parse_gpus("2xB999")
-    with pytest.raises(ConfigError, match="note, not sized"):
-        parse_gpus("tpu-v5e")
+    with pytest.raises(ConfigError, match="a plan sizes one Mac"):
+        parse_gpus("2xM1-Max-64")
+    with pytest.raises(ConfigError, match="unknown GPU 'M1-Max-48'"):
+        parse_gpus("M1-Max-48")
     with pytest.raises(ConfigError, match=r"outside 1\.\.64"):
         parse_gpus("0xA100-40")
     with pytest.raises(ConfigError, match="unknown model"):
