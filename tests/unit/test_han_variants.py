@@ -8,7 +8,7 @@ from pathlib import Path
 
 import opencc
 
-from pagereader.text.chars.variants import (
+from pagereader.text.variants import (
     BOTH_FORMS,
     reads_traditional,
     taiwan_form,

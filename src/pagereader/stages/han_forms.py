@@ -16,7 +16,7 @@ from pagereader.engines.grid import TableGridEngine
 from pagereader.engines.rapidocr import RapidOCREngine
 from pagereader.engines.tesseract import TesseractEngine
 from pagereader.stages.state import PageState
-from pagereader.text.chars.variants import reads_traditional, to_taiwan_forms
+from pagereader.text.variants import reads_traditional, to_taiwan_forms
 from pagereader.types import BlockResult, MappedChars
 
 OCR_ENGINES = frozenset({RapidOCREngine.name, TesseractEngine.name, "ocr-reference"})
