@@ -173,9 +173,13 @@ async def _round(
 
 
 async def probe(
-    engine: OpenAIEngineOptions, requests: int = MIN_REQUESTS, crop: tuple[int, int] = CROP
+    engine: OpenAIEngineOptions,
+    requests: int = MIN_REQUESTS,
+    crop: tuple[int, int] = CROP,
+    name: str = "NAME",
 ) -> list[Sample]:
-    """The timed series against one endpoint: ``requests`` requests after the warm-ups."""
+    """The timed series against one endpoint (``[engines.name]``): ``requests`` requests after
+    the warm-ups, which stop at the first round when the server ignored the pixel bounds."""
     if requests < MIN_REQUESTS:
         raise ConfigError(f"--requests must be at least {MIN_REQUESTS}, got {requests}")
     budgets = pixel_budgets(crop)
@@ -197,9 +201,13 @@ async def probe(
         while rounds < WARM_ROUNDS:
             rounds += 1
             took: list[float] = []
+            prompts: dict[int, int] = {}
             for pixels, tokens in combos:
                 body = request_body(engine, fresh(), pixels, tokens)
-                took.append((await _one(client, engine, body))[2])
+                prompt, _, seconds = await _one(client, engine, body)
+                took.append(seconds)
+                prompts[pixels] = prompt
+            _check_pixels(name, engine, prompts)
             if all(t >= (1 - SETTLED) * b for t, b in zip(took, best, strict=True)):
                 break
             best = [min(t, b) for t, b in zip(took, best, strict=True)]
@@ -218,18 +226,18 @@ async def probe(
     return samples
 
 
-def _check_pixels(name: str, engine: OpenAIEngineOptions, samples: list[Sample]) -> None:
-    """Fail, naming the fix, when both pixel budgets cost the same prompt tokens."""
-    single = [s for s in samples if s.batch == 1]
-    budgets = sorted({s.max_pixels for s in single})
-    if len(budgets) < 2 or len({s.prompt_tokens for s in single}) > 1:
+def _check_pixels(name: str, engine: OpenAIEngineOptions, prompts: dict[int, int]) -> None:
+    """Fail, naming the fix, when the pixel budgets (max_pixels -> prompt tokens of one warm-up
+    round) all cost the same prompt tokens: the server did not read the bounds."""
+    budgets = sorted(prompts)
+    if len(budgets) < 2 or len(set(prompts.values())) > 1:
         return
     fields = next(iter(pixel_fields(engine.server, 1, 1)))
     other = "mlx-vlm" if engine.server == "vllm" else "vllm"
     raise CalibrationError(
-        f"engine {name} ({engine.base_url}): every request cost {single[0].prompt_tokens:g} "
-        f"prompt tokens at max_pixels {budgets[0]:,} and {budgets[-1]:,}: the server ignored "
-        f'the pixel bounds sent as {fields} (server = "{engine.server}")',
+        f"engine {name} ({engine.base_url}): every request cost {prompts[budgets[0]]} prompt "
+        f"tokens at max_pixels {budgets[0]:,} and {budgets[-1]:,}: the server ignored the "
+        f'pixel bounds sent as {fields} (server = "{engine.server}")',
         hint=(
             f"if the endpoint is {'an mlx_vlm.server' if other == 'mlx-vlm' else 'vLLM'}, set "
             f'[engines.{name}] server = "{other}"'
@@ -258,8 +266,7 @@ def calibrate_endpoints(
     """Probe and fit every endpoint; the calibration document."""
     endpoints: dict[str, Any] = {}
     for name, engine in engines.items():
-        samples = aio.run(probe(engine, requests, crop))
-        _check_pixels(name, engine, samples)
+        samples = aio.run(probe(engine, requests, crop, name))
         result = fit(samples)
         try:
             key: str | None = get_model(engine.model).key

@@ -57,7 +57,7 @@ def test_mlx_vlm_gets_top_level_fields() -> None:
 
 def test_an_unknown_server_is_refused_by_the_config() -> None:
     with pytest.raises(ValueError, match="mlx-vlm"):
-        OpenAIEngineOptions(base_url=URL, model="m", server="ollama")  # type: ignore[arg-type]
+        OpenAIEngineOptions(base_url=URL, model="m", server="ollama")
 
 
 @pytest.mark.parametrize(
@@ -70,7 +70,7 @@ def test_an_unknown_server_is_refused_by_the_config() -> None:
 def test_calibration_bodies_follow_the_server(
     server: str, length: dict[str, Any], pixels: str
 ) -> None:
-    engine = OpenAIEngineOptions(base_url=URL, model="m", server=server)  # type: ignore[arg-type]
+    engine = OpenAIEngineOptions(base_url=URL, model="m", server=server)
     body = calibration_body(engine, "data:,", 100_000, 16)
     assert {k: body[k] for k in ("min_tokens", "ignore_eos") if k in body} == length
     assert pixels in body and body["max_tokens"] == 16
