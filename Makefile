@@ -10,7 +10,7 @@ SYSTEM_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-tra tessera
 	libreoffice-impress libreoffice-writer bubblewrap fonts-arphic-uming fonts-nanum \
 	fonts-dejavu-core chromium
 
-.PHONY: test-vllm
+.PHONY: test-vllm test-mlx
 .PHONY: docs demo test test-fast install install-service install-test opencv-headless system-packages lint lock check-latest clean
 # the coverage of `make test` (src/pagereader, every test) may not fall below this
 COV_FLOOR ?= 91
@@ -79,6 +79,24 @@ $(VLLM_STAMP):
 
 test-vllm: install-test $(VLLM_STAMP)
 	PAGEREADER_VLLM_PYTHON=$(abspath $(VLLM_VENV))/bin/python $(VENV)/bin/pytest -q --vllm -m vllm tests/real_vllm --durations=5
+
+# the tests marked mlx, against the real mlx-vlm OpenAI server (mlx_vlm.server) on this CPU
+# (tests/real_mlx/): mlx's CPU build and mlx-vlm from PyPI in a venv of their own (never the
+# project's), two tiny random Qwen-VL models made by code, two servers on loopback
+MLX_VENV ?= .mlx-venv
+MLX_SPEC ?= "mlx[cpu]==0.32.4" "mlx-vlm==0.7.10"
+MLX_STAMP := $(MLX_VENV)/.pagereader-installed
+
+$(MLX_STAMP):
+	rm -rf $(MLX_VENV) && $(PYTHON) -m venv $(MLX_VENV)
+	$(MLX_VENV)/bin/pip install --quiet --upgrade pip
+	timeout 900 $(MLX_VENV)/bin/pip install --quiet $(MLX_SPEC) || { \
+		echo "test-mlx: cannot install $(MLX_SPEC) (it needs PyPI)"; exit 1; }
+	$(MLX_VENV)/bin/python -c "import mlx.core, mlx_vlm, tokenizers; print('mlx', mlx.core.__version__, 'mlx-vlm', mlx_vlm.__version__)"
+	touch $@
+
+test-mlx: install-test $(MLX_STAMP)
+	PAGEREADER_MLX_PYTHON=$(abspath $(MLX_VENV))/bin/python $(VENV)/bin/pytest -q --mlx -m mlx tests/real_mlx --durations=5
 
 test-fast: install-test
 	$(VENV)/bin/pytest -q -m "not slow" -x

@@ -21,20 +21,25 @@ def fixtures() -> Fixtures:
     return build_fixtures(GENERATED)
 
 
+#: Markers of tests against real servers from venvs of their own, each run only with its option.
+REAL_SERVERS = {
+    "vllm": "run the tests marked vllm, against the real vLLM server (make test-vllm)",
+    "mlx": "run the tests marked mlx, against the real mlx-vlm server (make test-mlx)",
+}
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption(
-        "--vllm",
-        action="store_true",
-        help="run the tests marked vllm, against the real vLLM server (make test-vllm)",
-    )
+    for marker, help_text in REAL_SERVERS.items():
+        parser.addoption(f"--{marker}", action="store_true", help=help_text)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked ``vllm`` run only with ``--vllm``: they start real servers (minutes, about
-    12 GiB) from a venv of their own, so ``make test`` leaves them to ``make test-vllm``."""
-    if config.getoption("--vllm"):
-        return
-    deselected = [item for item in items if item.get_closest_marker("vllm")]
+    """Tests marked ``vllm`` run only with ``--vllm`` and those marked ``mlx`` only with
+    ``--mlx``: they start real servers (minutes, up to 12 GiB) from venvs of their own, so
+    ``make test`` leaves them to ``make test-vllm`` and ``make test-mlx``."""
+    off = [marker for marker in REAL_SERVERS if not config.getoption(f"--{marker}")]
+    deselected = [item for item in items if any(item.get_closest_marker(m) for m in off)]
     if deselected:
         config.hook.pytest_deselected(items=deselected)
-        items[:] = [item for item in items if not item.get_closest_marker("vllm")]
+        dropped = set(deselected)
+        items[:] = [item for item in items if item not in dropped]

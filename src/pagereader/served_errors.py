@@ -4,7 +4,9 @@ vLLM answers a refused request with an error object, ``{"error": {"message", "ty
 "code"}}``; other OpenAI-compatible servers send ``{"detail": ...}`` or a bare ``message``.
 The message is shown as the server wrote it (with the parameter it names), never as the
 client library's repr of the whole body. The failure is then sorted: a refusal that will repeat
-for every request (per-request ``mm_processor_kwargs`` disabled, an unknown model, a bad key)
+for every request (per-request ``mm_processor_kwargs`` disabled, an unknown model, a bad key;
+mlx-vlm answers a model it does not serve with 400 "Failed to load model", having tried to load
+it)
 is ``refused`` and opens the engine's circuit at once; a refusal of this request only (a bad
 parameter, a body too large) is ``rejected``; 5xx is ``server``.
 """
@@ -19,6 +21,9 @@ from pagereader.types import AttemptCause
 #: vLLM's 400 when per-request ``mm_processor_kwargs`` arrive at a server started without
 #: ``--trust-request-mm-kwargs`` ("Per-request mm_processor_kwargs are disabled by default").
 _MM_KWARGS_REFUSED = ("mm_processor_kwargs", "trust-request-mm-kwargs", "trust_request_mm_kwargs")
+#: mlx_vlm.server's 400 for a request naming a model other than its ``--model``: it tries to
+#: load that one (from the Hugging Face hub unless offline) and fails.
+_MODEL_NOT_LOADED = "failed to load model"
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,7 @@ def classify(status: int, message: str, engine: str, base_url: str) -> ServerErr
             "restart vLLM with --trust-request-mm-kwargs (pagereader sends each block's "
             "min_pixels/max_pixels in mm_processor_kwargs)",
         )
-    if status == 404:
+    if status == 404 or (status == 400 and lowered.startswith(_MODEL_NOT_LOADED)):
         return ServerError(
             status,
             message,

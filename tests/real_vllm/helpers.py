@@ -39,10 +39,11 @@ def crop(width: int, height: int, seed: int = 0, mode: str = "RGB") -> Image.Ima
     return image
 
 
-def engine(server: Server, family: str, **options: Any) -> OpenAIEngine:
+def engine(target: Server, family: str, **options: Any) -> OpenAIEngine:
+    """The engine as pagereader builds it for ``target`` (``options`` may name its ``server``)."""
     settings: dict[str, Any] = {
-        "base_url": server.base_url,
-        "model": server.model,
+        "base_url": target.base_url,
+        "model": target.model,
         "prompt_style": "qwen-vl",
         "max_tokens": dict.fromkeys(TASKS, MAX_TOKENS),
         "image_factor": FACTORS[family],

@@ -92,7 +92,7 @@ class Server:
         if self.process is not None and self.process.poll() is not None:
             tail = self.log.read_text(encoding="utf-8", errors="replace").splitlines()[-25:]
             self.error = (
-                f"vLLM server {self.name} exited with {self.process.returncode} before it "
+                f"server {self.name} exited with {self.process.returncode} before it "
                 f"was up; command: {shlex.join(self.argv)}; log tail:\n" + "\n".join(tail)
             )
             return False
@@ -158,5 +158,5 @@ def wait_all(servers: list[Server], timeout_s: float = START_TIMEOUT_S) -> None:
             return
         if time.monotonic() > deadline:
             names = ", ".join(s.name for s in pending)
-            raise RuntimeError(f"vLLM servers not up after {timeout_s:.0f} s: {names}")
+            raise RuntimeError(f"servers not up after {timeout_s:.0f} s: {names}")
         time.sleep(2)

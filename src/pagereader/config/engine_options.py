@@ -11,6 +11,9 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 
 from pagereader.types import Task
 
+#: The OpenAI-compatible servers whose extra body fields pagereader speaks (served_fields.py).
+ServerKind = Literal["vllm", "mlx-vlm"]
+
 
 class OptionsModel(BaseModel):
     """Every options table: unknown keys are an error, values never change once read."""
@@ -52,7 +55,7 @@ class TesseractEngineOptions(OptionsModel):
 
 
 class OpenAIEngineOptions(OptionsModel):
-    """Any OpenAI-compatible chat endpoint (vLLM).
+    """Any OpenAI-compatible chat endpoint (vLLM, mlx-vlm).
 
     A failure of this engine that the route's next engine covers (a refusal, an unreachable
     server, a 5xx) is an error of the document, and the run exits non-zero, unless
@@ -91,6 +94,14 @@ class OpenAIEngineOptions(OptionsModel):
             "patch size x spatial merge of the served model (28: Qwen2/2.5-VL, PaddleOCR-VL; "
             "32: Qwen3-VL): crops above max_pixels are shrunk by the image processor's own "
             "rule before upload, so the server never gets more pixels than it will use"
+        ),
+    )
+    server: ServerKind = Field(
+        "vllm",
+        description=(
+            "which server answers, for the fields it reads beyond the OpenAI schema: vllm "
+            "(mm_processor_kwargs, chat_template_kwargs) or mlx-vlm (mlx_vlm.server: top-level "
+            "min_pixels, max_pixels, enable_thinking); each ignores the other's pixel bounds"
         ),
     )
     fallback_on_refusal: bool = Field(

@@ -1,9 +1,10 @@
-"""``openai``: any OpenAI-compatible chat endpoint (vLLM), one engine per configured endpoint.
+"""``openai``: any OpenAI-compatible chat endpoint (vLLM, mlx-vlm), one engine per endpoint.
 
 Each block is one chat request: the crop as a base64 PNG data URL and the task prompt of the
-endpoint's style. vLLM reads two per-request extras from the body: ``mm_processor_kwargs``
-(both ``min_pixels`` and ``max_pixels``, set by the decision layer, so dense pages get more
-visual tokens) and ``chat_template_kwargs`` (thinking off). Reasoning that leaks anyway is
+endpoint's style. The body carries the pixel bounds set by the decision layer (both
+``min_pixels`` and ``max_pixels``, so dense pages get more visual tokens) and thinking off, in
+the fields the engine's ``server`` reads (served_fields.py: vLLM's ``mm_processor_kwargs`` and
+``chat_template_kwargs``, mlx-vlm's top-level fields). Reasoning that leaks anyway is
 stripped. A crop above the request's ``max_pixels`` is shrunk here by the image processor's own
 rule (pixels.py), so the server never decodes more than it will use (vLLM answers 500 to an
 image past Pillow's bomb limit, whatever max_pixels says). Transient failures (connect errors,
@@ -46,6 +47,7 @@ from pagereader.errors import EngineError, EngineRefusedError, EngineUnavailable
 from pagereader.pixels import fit_for_upload, image_tokens
 from pagereader.render.otsl import is_otsl, otsl_to_table
 from pagereader.served_errors import ServerError, status_error
+from pagereader.served_fields import pixel_fields
 from pagereader.text.tables import table_to_html, table_to_markdown
 from pagereader.types import Block, Recognition
 
@@ -103,15 +105,6 @@ def _encode(
 
 #: The preflight's image: small, blank, and within every model's pixel bounds once resized.
 PREFLIGHT_SIZE = (64, 64)
-
-
-def _extras(min_pixels: int, max_pixels: int) -> dict[str, Any]:
-    """The body fields vLLM reads per request: the pixel bounds (both, or transformers ignores
-    them) and thinking off."""
-    return {
-        "mm_processor_kwargs": {"min_pixels": min_pixels, "max_pixels": max_pixels},
-        "chat_template_kwargs": {"enable_thinking": False},
-    }
 
 
 class OpenAIEngine:
@@ -191,7 +184,7 @@ class OpenAIEngine:
             "messages": messages,
             "temperature": 0.0,
             "max_tokens": max_tokens_for(request.task, self.options.max_tokens),
-            "extra_body": _extras(request.min_pixels, request.max_pixels),
+            "extra_body": pixel_fields(self.options.server, request.min_pixels, request.max_pixels),
         }
         if self.router is not None:
             body["metadata"] = {

@@ -20,6 +20,12 @@ of their output tokens (their prefills are the same, so they cancel). Token coun
 the server's ``usage``. A fit that cannot be right (a term at zero, a residual as large as the
 latencies) is flagged implausible. For the cleanest numbers start the server with
 ``--no-enable-prefix-caching --mm-processor-cache-gb 0``.
+
+The pixel bounds and the answer length travel in the fields of the engine's ``server``
+(served_fields.py). An mlx-vlm server has no way to ask for an exact length: the fit takes the
+tokens each answer counted, and the calibration says so when an answer stopped early. A server
+that ignored the pixel bounds (every request the same prompt tokens: an mlx-vlm server sent
+vLLM's ``mm_processor_kwargs``) is named, with the ``server`` value that fixes it.
 """
 
 from __future__ import annotations
@@ -60,6 +66,7 @@ from pagereader.planner.calibrate_series import (
 from pagereader.planner.catalog import get_model
 from pagereader.planner.timemodel import Calibrated
 from pagereader.served_errors import classify, error_message
+from pagereader.served_fields import forces_length, length_fields, pixel_fields
 
 logger = logging.getLogger(__name__)
 
@@ -96,7 +103,8 @@ def _data_url(image: Image.Image) -> str:
 def request_body(
     engine: OpenAIEngineOptions, url: str, max_pixels: int, max_tokens: int
 ) -> dict[str, Any]:
-    """A chat request that asks for exactly ``max_tokens`` tokens (vLLM's ignore_eos)."""
+    """A chat request that asks for exactly ``max_tokens`` tokens where the server can be asked
+    (vLLM's ignore_eos), in the fields of the engine's ``server``."""
     return {
         "model": engine.model,
         "messages": [
@@ -109,10 +117,9 @@ def request_body(
             }
         ],
         "max_tokens": max_tokens,
-        "min_tokens": max_tokens,
-        "ignore_eos": True,
+        **length_fields(engine.server, max_tokens),
         "temperature": 0.0,
-        "mm_processor_kwargs": {"min_pixels": min(3136, max_pixels), "max_pixels": max_pixels},
+        **pixel_fields(engine.server, min(3136, max_pixels), max_pixels),
     }
 
 
@@ -166,9 +173,13 @@ async def _round(
 
 
 async def probe(
-    engine: OpenAIEngineOptions, requests: int = MIN_REQUESTS, crop: tuple[int, int] = CROP
+    engine: OpenAIEngineOptions,
+    requests: int = MIN_REQUESTS,
+    crop: tuple[int, int] = CROP,
+    name: str = "NAME",
 ) -> list[Sample]:
-    """The timed series against one endpoint: ``requests`` requests after the warm-ups."""
+    """The timed series against one endpoint (``[engines.name]``): ``requests`` requests after
+    the warm-ups, which stop at the first round when the server ignored the pixel bounds."""
     if requests < MIN_REQUESTS:
         raise ConfigError(f"--requests must be at least {MIN_REQUESTS}, got {requests}")
     budgets = pixel_budgets(crop)
@@ -190,9 +201,13 @@ async def probe(
         while rounds < WARM_ROUNDS:
             rounds += 1
             took: list[float] = []
+            prompts: dict[int, int] = {}
             for pixels, tokens in combos:
                 body = request_body(engine, fresh(), pixels, tokens)
-                took.append((await _one(client, engine, body))[2])
+                prompt, _, seconds = await _one(client, engine, body)
+                took.append(seconds)
+                prompts[pixels] = prompt
+            _check_pixels(name, engine, prompts)
             if all(t >= (1 - SETTLED) * b for t, b in zip(took, best, strict=True)):
                 break
             best = [min(t, b) for t, b in zip(took, best, strict=True)]
@@ -211,6 +226,38 @@ async def probe(
     return samples
 
 
+def _check_pixels(name: str, engine: OpenAIEngineOptions, prompts: dict[int, int]) -> None:
+    """Fail, naming the fix, when the pixel budgets (max_pixels -> prompt tokens of one warm-up
+    round) all cost the same prompt tokens: the server did not read the bounds."""
+    budgets = sorted(prompts)
+    if len(budgets) < 2 or len(set(prompts.values())) > 1:
+        return
+    fields = next(iter(pixel_fields(engine.server, 1, 1)))
+    other = "mlx-vlm" if engine.server == "vllm" else "vllm"
+    raise CalibrationError(
+        f"engine {name} ({engine.base_url}): every request cost {prompts[budgets[0]]} prompt "
+        f"tokens at max_pixels {budgets[0]:,} and {budgets[-1]:,}: the server ignored the "
+        f'pixel bounds sent as {fields} (server = "{engine.server}")',
+        hint=(
+            f"if the endpoint is {'an mlx_vlm.server' if other == 'mlx-vlm' else 'vLLM'}, set "
+            f'[engines.{name}] server = "{other}"'
+        ),
+    )
+
+
+def _length_warnings(engine: OpenAIEngineOptions, samples: list[Sample]) -> list[str]:
+    """A warning when answers stopped before their asked length on a server that cannot be
+    held to it (the fit used the tokens they counted)."""
+    short = [s for s in samples if s.completion_tokens < s.max_tokens]
+    if forces_length(engine.server) or not short:
+        return []
+    return [
+        f"{len(short)} of {len(samples)} answers stopped before their asked length "
+        f'(server = "{engine.server}" cannot be asked for an exact length): the fit used the '
+        "tokens they counted"
+    ]
+
+
 def calibrate_endpoints(
     engines: dict[str, OpenAIEngineOptions],
     requests: int = MIN_REQUESTS,
@@ -219,7 +266,7 @@ def calibrate_endpoints(
     """Probe and fit every endpoint; the calibration document."""
     endpoints: dict[str, Any] = {}
     for name, engine in engines.items():
-        samples = aio.run(probe(engine, requests, crop))
+        samples = aio.run(probe(engine, requests, crop, name))
         result = fit(samples)
         try:
             key: str | None = get_model(engine.model).key
@@ -232,7 +279,7 @@ def calibrate_endpoints(
             "requests": requests,
             "crop": list(crop),
             **asdict(result),
-            "warnings": list(result.warnings),
+            "warnings": list(result.warnings) + _length_warnings(engine, samples),
             "samples": [asdict(s) for s in samples],
         }
         logger.info("calibrated %s: %s", name, asdict(result))

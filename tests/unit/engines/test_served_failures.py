@@ -52,6 +52,7 @@ def test_vllm_error_objects_read_as_written() -> None:
     [
         (400, "Per-request mm_processor_kwargs are disabled by default", "refused", "--trust"),
         (404, "The model `x` does not exist.", "refused", "[engines.vlm] model"),
+        (400, "Failed to load model: Cannot find an appropriate cached", "refused", "model"),
         (401, "bad key", "refused", "api_key"),
         (413, "Request Entity Too Large", "rejected", "lower max_pixels"),
         (400, "max_tokens must be at least 1", "rejected", "parameters"),
