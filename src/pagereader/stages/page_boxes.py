@@ -65,5 +65,7 @@ def both_readings(source: str, text: str) -> Finding:
     """The reference's own reading of a whole-page answer's block flagged for review, so a
     person sees both (the answer's is the block's text)."""
     return Finding(
-        check="reference", severity="info", message=f"the {source} reads: {' '.join(text.split())!r}"
+        check="reference",
+        severity="info",
+        message=f"the {source} reads: {' '.join(text.split())!r}",
     )

@@ -311,7 +311,11 @@ async def verify_block(
         history.extend(f for f in findings if f not in history)
         last = step_index == options.max_steps
         name = walk.chain[walk.position] if walk.position < len(walk.chain) else walk.result.engine
-        gain = None if last else pixel_gain(ctx, state, walk.result.block, walk.max_pixels, name)
+        gain = (
+            None
+            if last or walk.whole_page
+            else pixel_gain(ctx, state, walk.result.block, walk.max_pixels, name)
+        )
         possible = Possible() if last else _possible(ctx, walk, reference, gain)
         action, lead = choose_action(findings, possible, options.remedies)
         if gain is not None and gain.after <= gain.before and findings and action != "retry":
