@@ -283,9 +283,10 @@ class PageAnswerRecord(Frozen):
     ``parsed``: the answer was read in ``dialect`` into blocks; ``used``: those blocks are the
     page's (false when the answer could not be read, or the engine failed, and the route's
     next engine or the block routes read the page). ``warnings`` are the parse's repairs and
-    doubts (``code: detail``). ``raw`` is the answer as received, its first 32,000 characters
-    kept (``raw_chars`` is its whole length; a cut one ends with a note saying so). A failed call has its ``error``, ``cause``
-    and ``http_status`` as a block's attempt would."""
+    doubts (``code: detail``). ``raw`` is the answer as received, its first 32,000
+    characters kept (``raw_chars`` is its whole length; a cut one ends with a note saying so).
+    A failed call has its ``error``, ``cause`` and ``http_status`` as a block's attempt
+    would."""
 
     engine: str
     dialect: str

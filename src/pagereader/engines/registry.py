@@ -32,8 +32,8 @@ from pagereader.engines.base import Engine
 from pagereader.engines.breaker import CircuitBreaker
 from pagereader.engines.dialects import PARSERS, parse_answer
 from pagereader.engines.dialects import PageAnswer as PageAnswer
-from pagereader.engines.page_frame import page_frame
 from pagereader.engines.grid import TableGridEngine
+from pagereader.engines.page_frame import page_frame
 from pagereader.engines.rapidocr import RapidOCREngine, RapidOCRLines
 from pagereader.engines.tesseract import LANGS_BY_SCRIPT, TesseractEngine, TesseractLineReader
 from pagereader.engines.textlayer import TextLayerEngine
@@ -137,12 +137,11 @@ def check_engine_names(options: Options, known: Mapping[str, object]) -> None:
     """Every engine the routes and the context pass name is one of ``known``; a served engine
     on a page route has a dialect, and every dialect is one the parsers read."""
     for name, engine in options.engines.items():
-        if isinstance(engine, OpenAIEngineOptions) and engine.dialect is not None:
-            if engine.dialect not in PARSERS:
-                raise ConfigError(
-                    f"engine {name!r}: unknown dialect {engine.dialect!r}",
-                    hint=f"known dialects: {', '.join(sorted(PARSERS))}",
-                )
+        if isinstance(engine, OpenAIEngineOptions) and engine.dialect not in (None, *PARSERS):
+            raise ConfigError(
+                f"engine {name!r}: unknown dialect {engine.dialect!r}",
+                hint=f"known dialects: {', '.join(sorted(PARSERS))}",
+            )
     for key, chain in options.routes.items():
         unknown = [name for name in chain if name not in known]
         if unknown:
