@@ -58,7 +58,7 @@ def test_document_json_of_text_pages_holds_their_text_not_char_boxes(tmp_path: P
     assert all(line["char_boxes"] == [] for line in lines)
     assert all(len(line["bbox"]) == 4 for line in lines)
     assert size / PAGES < PAGE_BUDGET_BYTES, f"{size / PAGES:.0f} bytes a page"
-    assert document["schema_version"] == "2.2"
+    assert document["schema_version"] == "2.3"
 
 
 def test_char_boxes_are_kept_when_asked_for(tmp_path: Path) -> None:

@@ -13,11 +13,12 @@ import pydantic
 from pagereader.errors import InputError
 from pagereader.types import DocumentResult
 
-SCHEMA_VERSION = "2.2"
+SCHEMA_VERSION = "2.3"
 """2.0: a block's verdict says how it ended as `outcome` (1.0 called it `action`); the document
 has a `structure` (headings and articles). 2.1: a heading block has a `level` (1..6) and every
 block a `heading_path`; a page its `overlay_scale` (pixels of its overlay per page unit). 2.2:
-a line's `char_boxes` are empty unless the option `output.char_boxes` asks for them."""
+a line's `char_boxes` are empty unless the option `output.char_boxes` asks for them. 2.3: a page
+has its `page_answers` (the whole-page requests of a page route, raw answers kept)."""
 
 
 def document_json(

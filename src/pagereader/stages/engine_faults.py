@@ -8,6 +8,9 @@ naming the engine, how many requests failed, the server's own message, and what 
 error of the document (status ``partial``, the CLI exits non-zero) unless the engine's
 ``fallback_on_refusal`` accepts the fallback, when it is a warning.
 
+A page route's whole-page requests count as the blocks' do; an answer its dialect cannot read
+(the server answered) is a warning line of its own, naming the pages and who read them instead.
+
 Page-deadline cuts are not counted: they are the budget at work, not an engine fault.
 """
 
