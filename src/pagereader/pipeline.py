@@ -33,6 +33,7 @@ from pagereader.stages.classify import run_classify
 from pagereader.stages.context import run_context
 from pagereader.stages.layout import run_layout
 from pagereader.stages.page_budget import PageBudget, text_read_bound
+from pagereader.stages.page_read import run_page_read
 from pagereader.stages.pictures import run_pictures
 from pagereader.stages.recognize import run_recognize
 from pagereader.stages.state import PageState
@@ -47,6 +48,7 @@ PageCallback = Callable[[PageResult, RenderedPage | None], None]
 Stage = Callable[[Runtime, PageState], Awaitable[PageState]]
 STAGES: tuple[tuple[str, Stage], ...] = (
     ("classify", run_classify),
+    ("page_read", run_page_read),
     ("layout", run_layout),
     ("recognize", run_recognize),
     ("verify", run_verify),

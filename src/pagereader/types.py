@@ -289,6 +289,34 @@ class RecurringPicture(Frozen):
     text: str = ""
 
 
+class PageAnswerRecord(Frozen):
+    """One whole-page request of a page route (``"scan.page"``) and what became of it.
+
+    ``parsed``: the answer was read in ``dialect`` into blocks; ``used``: those blocks are the
+    page's (false when the answer could not be read, or the engine failed, and the route's
+    next engine or the block routes read the page). ``warnings`` are the parse's repairs and
+    doubts (``code: detail``). ``raw`` is the answer as received, its first 32,000
+    characters kept (``raw_chars`` is its whole length; a cut one ends with a note saying so).
+    A failed call has its ``error``, ``cause`` and ``http_status`` as a block's attempt
+    would."""
+
+    engine: str
+    dialect: str
+    parsed: bool = False
+    used: bool = False
+    blocks: int = 0
+    warnings: tuple[str, ...] = ()
+    raw: str = ""
+    raw_chars: int = 0
+    error: str = ""
+    cause: AttemptCause | None = None
+    http_status: int | None = None
+    finish_reason: str | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    latency_s: float = 0.0
+
+
 class PageResult(Frozen):
     """One page, recognized and assembled."""
 
@@ -311,6 +339,9 @@ class PageResult(Frozen):
     overlay_scale: float | None = None
     """Pixels of the page's overlay (pages/NNN.png) per page unit: a block's bbox times this is
     where the overlay draws it; None when the page was not rendered."""
+    page_answers: tuple[PageAnswerRecord, ...] = ()
+    """The whole-page requests of the page's page route, in the order they were sent; empty
+    without a page route."""
 
 
 NodeKind = Literal[

@@ -111,6 +111,22 @@ class OpenAIEngineOptions(OptionsModel):
             "(the failure is still reported as a warning) instead of failing the run"
         ),
     )
+    dialect: str | None = Field(
+        None,
+        description=(
+            "the answer format of a whole-page request (qwenvl-html, qwen-spotting, dots-ocr, "
+            "deepseek-ocr, chandra, olmocr, markdown, paddleocr-vl): needed on a page route "
+            '("scan.page"); unset, the engine reads blocks only'
+        ),
+    )
+    coordinates: Literal["pixels", 1000, 999] | None = Field(
+        None,
+        description=(
+            "the boxes of a whole-page answer: absolute pixels of the resized input, or a "
+            "0-1000 / 0-999 grid; unset: the dialect's own, except that a model whose name "
+            "holds Qwen3-VL answers the pixel dialects on the 0-1000 grid"
+        ),
+    )
 
 
 EngineOptions = Annotated[

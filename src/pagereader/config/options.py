@@ -36,6 +36,8 @@ from pagereader.config.engine_options import TextLayerEngineOptions as TextLayer
 from pagereader.types import BlockKind, CheckName, Lang, PageClass
 
 PAGE_CLASSES: tuple[PageClass, ...] = get_args(PageClass)
+PAGE_ROUTE = "page"
+"""The route kind of a whole page read in one request (``"scan.page"``): no block kind."""
 DEFAULT_MAX_IMAGE_PIXELS = 64_000_000
 DEFAULT_MAX_INFLATED_MB = 256
 DEFAULT_MAX_DOCUMENT_INFLATED_MB = 2048
@@ -300,10 +302,12 @@ class Options(_Options):
 
         for key, chain in routes.items():
             page_class, _, kind = key.partition(".")
-            if page_class not in (*PAGE_CLASSES, "*") or kind not in (*BLOCK_KINDS, "*"):
+            kinds = (*BLOCK_KINDS, PAGE_ROUTE, "*")
+            if page_class not in (*PAGE_CLASSES, "*") or kind not in kinds:
                 raise ValueError(
                     f"route {key!r}: expected 'page_class.block_kind' with page_class in "
-                    f"{PAGE_CLASSES} or '*' and block_kind in {BLOCK_KINDS} or '*'"
+                    f"{PAGE_CLASSES} or '*' and block_kind in {BLOCK_KINDS}, "
+                    f"'{PAGE_ROUTE}' (the whole page in one request) or '*'"
                 )
             if not isinstance(chain, tuple):
                 raise ValueError(f"route {key!r}: expected a list of engine names")

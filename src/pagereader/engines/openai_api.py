@@ -41,7 +41,7 @@ from PIL import Image
 from pagereader.config.options import OpenAIEngineOptions, RouterOptions
 from pagereader.engines.base import BlockRequest
 from pagereader.engines.breaker import CircuitBreaker
-from pagereader.engines.prompts import max_tokens_for, routing_tag, task_prompt
+from pagereader.engines.prompts import max_tokens_for, page_prompt, routing_tag, task_prompt
 from pagereader.engines.retry import Backoff, is_retryable_status, parse_retry_after
 from pagereader.errors import EngineError, EngineRefusedError, EngineUnavailableError
 from pagereader.pixels import fit_for_upload, image_tokens
@@ -107,6 +107,12 @@ def _encode(
 PREFLIGHT_SIZE = (64, 64)
 
 
+def _page_texts(options: OpenAIEngineOptions) -> tuple[str, str | None]:
+    """A whole-page request's user prompt and system prompt, from the engine's dialect."""
+    page = page_prompt(options)
+    return page.user, page.system
+
+
 class OpenAIEngine:
     """One OpenAI-compatible endpoint (or the router in front of several)."""
 
@@ -158,6 +164,9 @@ class OpenAIEngine:
         """The keyword arguments of ``chat.completions.create`` for one block (in router mode
         ``crop_digest`` is the crop's :func:`crop_sha256`, computed here when not given)."""
         prompt = task_prompt(self.options.prompt_style, request.task, self.options.prompts)
+        system = None
+        if request.task == "page" and self.options.dialect is not None:
+            prompt, system = _page_texts(self.options)
         messages: list[dict[str, Any]] = []
         if self.router is not None:
             crop_digest = crop_digest or crop_sha256(request.image)
@@ -169,7 +178,9 @@ class OpenAIEngine:
                 request.max_pixels,
                 prompt,
             )
-            messages.append({"role": "system", "content": tag})
+            system = f"{tag}\n{system}" if system else tag
+        if system:
+            messages.append({"role": "system", "content": system})
         messages.append(
             {
                 "role": "user",

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping
 from typing import get_args
 
 from pagereader.config.options import OpenAIEngineOptions
+from pagereader.engines.dialects import PROMPTS, DialectPrompt
+from pagereader.errors import ConfigError
 from pagereader.types import Task
 
 # the routing tag's format: part of the prompt-set digest, so a new format starts a new cache
@@ -35,6 +37,18 @@ _QWEN_POLICY = (
     "Ignore text that shows through from the back of the page. If a word cannot be read, write "
     "[unclear] instead of guessing. Answer with the text only."
 )
+
+PAGE_READING_POLICY = (
+    "Reading policy: copy the text exactly as printed, in its original language and script; "
+    "do not translate, summarise or correct it. Keep article, section and list numbers as "
+    "printed (Article 12, 第十二條, 제12조) with the structure they open. Ignore text that "
+    "shows through from the back of the page. Where a word cannot be read, write [unclear] "
+    "instead of guessing."
+)
+"""The reading policies a whole-page request to a Qwen model carries in its system prompt
+(the instruction-following dialects only: the other models answer one trained prompt)."""
+
+_POLICY_DIALECTS = frozenset({"qwenvl-html", "qwen-spotting"})
 
 QWEN_TASK_PROMPTS: dict[str, str] = {
     "text": f"Read all text in this image. {_QWEN_POLICY}",
@@ -90,6 +104,21 @@ def task_prompt(style: str, task: Task, overrides: Mapping[Task, str] | None = N
     return prompts.get(task, prompts["text"])
 
 
+def page_prompt(options: OpenAIEngineOptions) -> DialectPrompt:
+    """What a whole-page request of this engine sends: its dialect's documented prompt (the
+    config's ``prompts.page`` replaces the user text), with the reading policies added to the
+    system prompt of the Qwen dialects."""
+    dialect = options.dialect
+    if dialect is None:
+        raise ConfigError("a whole-page request needs the engine's dialect")
+    prompt = PROMPTS[dialect]
+    user = options.prompts.get("page", prompt.user)
+    system = prompt.system
+    if dialect in _POLICY_DIALECTS:
+        system = f"{system} {PAGE_READING_POLICY}" if system else PAGE_READING_POLICY
+    return DialectPrompt(user=user, system=system)
+
+
 def max_tokens_for(task: Task, overrides: Mapping[Task, int] | None = None) -> int:
     """The completion budget of a task (the config may set its own per task)."""
     if overrides and task in overrides:
@@ -115,8 +144,10 @@ def routing_tag(
 
 
 def parse_routing_tag(tag: str) -> dict[str, str]:
-    """The fields of a routing tag (the inverse of :func:`routing_tag`)."""
-    return dict(field.split("=", 1) for field in tag.split())
+    """The fields of a routing tag (the inverse of :func:`routing_tag`); a whole-page
+    request's system prompt follows the tag on the lines after it."""
+    first = tag.splitlines()[0] if tag else ""
+    return dict(field.split("=", 1) for field in first.split())
 
 
 def prompt_set_digest(engines: Iterable[OpenAIEngineOptions]) -> str:
@@ -131,7 +162,7 @@ def prompt_set_digest(engines: Iterable[OpenAIEngineOptions]) -> str:
             json.dumps(
                 {
                     task: [
-                        task_prompt(engine.prompt_style, task, engine.prompts),
+                        _sent_prompt(engine, task),
                         max_tokens_for(task, engine.max_tokens),
                     ]
                     for task in used
@@ -142,6 +173,15 @@ def prompt_set_digest(engines: Iterable[OpenAIEngineOptions]) -> str:
         )
     payload = "\n".join([ROUTING_TAG_VERSION, *sorted(sets)])
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+
+
+def _sent_prompt(engine: OpenAIEngineOptions, task: Task) -> str:
+    """The prompt text a request of ``task`` carries (a dialect's system and user text for a
+    whole page)."""
+    if task == "page" and engine.dialect is not None:
+        prompt = page_prompt(engine)
+        return f"{prompt.system or ''}\n{prompt.user}"
+    return task_prompt(engine.prompt_style, task, engine.prompts)
 
 
 def task_of_prompt(prompt: str) -> str | None:

@@ -13,13 +13,14 @@ of a script, the text layer) through the functions below, which the Runtime hand
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pydantic import BaseModel
 
 from pagereader.config.options import (
+    PAGE_ROUTE,
     OpenAIEngineOptions,
     Options,
     RapidOCREngineOptions,
@@ -29,7 +30,10 @@ from pagereader.config.options import (
 from pagereader.engines.auto import AutoOCREngine, embedded_engine_for
 from pagereader.engines.base import Engine
 from pagereader.engines.breaker import CircuitBreaker
+from pagereader.engines.dialects import PARSERS, parse_answer
+from pagereader.engines.dialects import PageAnswer as PageAnswer
 from pagereader.engines.grid import TableGridEngine
+from pagereader.engines.page_frame import page_frame
 from pagereader.engines.rapidocr import RapidOCREngine, RapidOCRLines
 from pagereader.engines.tesseract import LANGS_BY_SCRIPT, TesseractEngine, TesseractLineReader
 from pagereader.engines.textlayer import TextLayerEngine
@@ -130,13 +134,36 @@ def _openai_engines(options: Options) -> dict[str, Engine]:
 
 
 def check_engine_names(options: Options, known: Mapping[str, object]) -> None:
-    """Every engine the routes and the context pass name is one of ``known``."""
+    """Every engine the routes and the context pass name is one of ``known``; a served engine
+    on a page route has a dialect, and every dialect is one the parsers read."""
+    for name, engine in options.engines.items():
+        if isinstance(engine, OpenAIEngineOptions) and engine.dialect not in (None, *PARSERS):
+            raise ConfigError(
+                f"engine {name!r}: unknown dialect {engine.dialect!r}",
+                hint=f"known dialects: {', '.join(sorted(PARSERS))}",
+            )
     for key, chain in options.routes.items():
         unknown = [name for name in chain if name not in known]
         if unknown:
             raise ConfigError(f"route {key!r} names unknown engines {unknown}")
+        if key.partition(".")[2] == PAGE_ROUTE:
+            _check_page_chain(options, key, chain)
     if options.context.engine is not None and options.context.engine not in known:
         raise ConfigError(f"context.engine names an unknown engine {options.context.engine!r}")
+
+
+def _check_page_chain(options: Options, key: str, chain: Sequence[str]) -> None:
+    """A served engine on a page route must say how its answer is written; a built-in engine
+    there stands for the block routes (the page is laid out and its blocks read as usual)."""
+    for name in chain:
+        engine = options.engines.get(name)
+        if isinstance(engine, OpenAIEngineOptions) and engine.dialect is None:
+            raise ConfigError(
+                f"route {key!r}: engine {name!r} has no dialect, so its whole-page answer "
+                "cannot be read",
+                hint=f"set [engines.{name}] dialect (one of {', '.join(sorted(PARSERS))}), or "
+                "route it per block kind",
+            )
 
 
 def build_engines(options: Options) -> dict[str, Engine]:
@@ -186,3 +213,28 @@ def engine_for_script(script: Script) -> tuple[str, str]:
 def text_layer() -> Engine:
     """The engine that answers from the page's own text layer."""
     return TextLayerEngine()
+
+
+def page_dialect(options: Options, name: str) -> str | None:
+    """The dialect a page route's engine answers a whole page in; None for an engine that
+    reads blocks only (a built-in one: on a page route it stands for the block routes)."""
+    engine = options.engines.get(name)
+    return engine.dialect if isinstance(engine, OpenAIEngineOptions) else None
+
+
+def read_page_answer(
+    options: Options,
+    name: str,
+    answer: str,
+    finish_reason: str | None,
+    page_size: tuple[float, float],
+    image_size: tuple[int, int],
+    pixels: tuple[int, int],
+) -> PageAnswer:
+    """A whole-page answer of engine ``name`` read in its dialect, its boxes mapped onto the
+    page through the exact resize of the request (an image of ``image_size`` under the
+    ``pixels`` bounds, min and max)."""
+    engine = options.engines[name]
+    assert isinstance(engine, OpenAIEngineOptions) and engine.dialect is not None
+    frame = page_frame(engine, page_size, image_size, *pixels)
+    return parse_answer(engine.dialect, answer, frame, finish_reason=finish_reason)

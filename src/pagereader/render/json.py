@@ -18,7 +18,8 @@ SCHEMA_VERSION = "2.3"
 has a `structure` (headings and articles). 2.1: a heading block has a `level` (1..6) and every
 block a `heading_path`; a page its `overlay_scale` (pixels of its overlay per page unit). 2.2:
 a line's `char_boxes` are empty unless the option `output.char_boxes` asks for them. 2.3: a
-block's `mapped_chars`, the OCR's characters written in the page's standard forms."""
+block's `mapped_chars`, the OCR's characters written in the page's standard forms; a page's
+`page_answers` (the whole-page requests of a page route, raw answers kept)."""
 
 
 def document_json(

@@ -109,4 +109,5 @@ def page_result(
         timings=timings,
         slide=page.native.info if page.native is not None else None,
         overlay_scale=None if page.blank else overlay_scale(page.image.width, page.scale),
+        page_answers=tuple(state.page_answers),
     )

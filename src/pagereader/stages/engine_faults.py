@@ -8,6 +8,9 @@ naming the engine, how many requests failed, the server's own message, and what 
 error of the document (status ``partial``, the CLI exits non-zero) unless the engine's
 ``fallback_on_refusal`` accepts the fallback, when it is a warning.
 
+A page route's whole-page requests count as the blocks' do; an answer its dialect cannot read
+(the server answered) is a warning line of its own, naming the pages and who read them instead.
+
 Page-deadline cuts are not counted: they are the budget at work, not an engine fault.
 """
 
@@ -74,11 +77,50 @@ def _failures(pages: Sequence[PageResult], name: str) -> tuple[list[Attempt], Co
             if mine:
                 failed.extend(mine)
                 answered[block.engine or "nothing"] += 1
+        for record in page.page_answers:
+            if record.engine == name and record.error and record.cause not in _NOT_FAULTS:
+                failed.append(
+                    Attempt(
+                        engine=name,
+                        ok=False,
+                        error=record.error,
+                        cause=record.cause,
+                        http_status=record.http_status,
+                    )
+                )
+                answered[f"{_page_reader(page)} (whole page)"] += 1
         context = page.context
         if context is not None and context.engine == name and context.error:
             failed.append(Attempt(engine=name, ok=False, error=context.error, cause="engine"))
             answered["no page context"] += 1
     return failed, answered
+
+
+def _page_reader(page: PageResult) -> str:
+    """Who read a page whose page route's engine failed: the next engine, or the block
+    routes."""
+    used = next((r.engine for r in page.page_answers if r.used), None)
+    return used or "the block routes"
+
+
+def unread_page_answers(pages: Sequence[PageResult], name: str) -> str:
+    """One line for the whole-page answers of engine ``name`` that could not be read in its
+    dialect (the server answered; the answer was not usable); empty when there were none."""
+    unread = [
+        (page, record)
+        for page in pages
+        for record in page.page_answers
+        if record.engine == name and not record.error and not record.used
+    ]
+    if not unread:
+        return ""
+    dialect = unread[0][1].dialect
+    where = ", ".join(f"page {page.index} by {_page_reader(page)}" for page, _ in unread)
+    return (
+        f"engine {name} ({dialect}): {len(unread)} whole-page answer(s) could not be read in "
+        f"its dialect; read instead: {where} (the raw answers are in document.json, "
+        "pages[].page_answers)"
+    )
 
 
 def engine_faults(
@@ -91,6 +133,9 @@ def engine_faults(
     errors: list[ErrorItem] = []
     warnings: list[str] = []
     for name, engine in _served(options).items():
+        unread = unread_page_answers(pages, name)
+        if unread:
+            warnings.append(unread)
         failed, answered = _failures(pages, name)
         early = (preflight or {}).get(name)
         if not failed and early is None:

@@ -9,6 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from pagereader.config.options import PAGE_ROUTE
+
+
+def page_route(routes: Mapping[str, Sequence[str]], page_class: str) -> tuple[str, list[str]]:
+    """The page route of a page class and its chain: ``class.page``, else ``*.page``; never a
+    wildcard kind (``scan.*`` routes blocks, not whole pages). ``("", [])`` when none."""
+    for key in (f"{page_class}.{PAGE_ROUTE}", f"*.{PAGE_ROUTE}"):
+        if key in routes:
+            return key, list(routes[key])
+    return "", []
+
 
 def resolve_route(routes: Mapping[str, Sequence[str]], page_class: str, kind: str) -> list[str]:
     """The engine chain for a block; empty when no route matches."""

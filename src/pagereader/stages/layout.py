@@ -172,6 +172,8 @@ async def run_layout(ctx: Runtime, state: PageState) -> PageState:
     if state.rendered.native is not None:
         state.blocks = native_blocks(state.rendered.native)
         return state
+    if state.read_whole:  # the blocks of a whole-page answer (page_read.py)
+        return state
     blocks = await asyncio.to_thread(_layout, state, ctx)
     state.blocks, cut = cap_blocks(blocks, ctx.options.budget, state.file, state.index)
     if cut is not None:

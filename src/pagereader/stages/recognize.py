@@ -268,6 +268,8 @@ async def run_recognize(ctx: Runtime, state: PageState) -> PageState:
     if state.rendered.native is not None:  # answered from the deck's XML (stages/native.py)
         state.results = list(state.rendered.native.results)
         return state
+    if state.read_whole:  # answered in one whole-page request (page_read.py)
+        return state
     page_class = state.decision.page_class
     budget = ctx.options.budget.page_deadline_s
     deadline_at = time.perf_counter() + budget if budget else None

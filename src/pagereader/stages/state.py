@@ -7,7 +7,15 @@ from dataclasses import dataclass, field
 from pagereader.protocols import Detection
 from pagereader.sources.base import RenderedPage
 from pagereader.stages.page_budget import PageBudget
-from pagereader.types import BBox, Block, BlockResult, ErrorItem, PageContext, PageDecision
+from pagereader.types import (
+    BBox,
+    Block,
+    BlockResult,
+    ErrorItem,
+    PageAnswerRecord,
+    PageContext,
+    PageDecision,
+)
 
 
 @dataclass
@@ -27,6 +35,11 @@ class PageState:
     warnings: list[str] = field(default_factory=list)
     budget: PageBudget = field(default_factory=PageBudget)
     """The page's deadline and stop flag (see page_budget.py)."""
+    page_answers: list[PageAnswerRecord] = field(default_factory=list)
+    """The page route's whole-page requests (see page_read.py)."""
+    read_whole: bool = False
+    """The blocks and their text came from one whole-page answer: layout and recognize have
+    nothing to add."""
 
     @property
     def file(self) -> str:

@@ -24,7 +24,9 @@ from pagereader.errors import PagereaderError
 from pagereader.runtime import Runtime
 from pagereader.stages.engine_routes import resolve_route
 from pagereader.stages.finer_render import finer_crop
+from pagereader.stages.page_boxes import both_readings, unsupported_box
 from pagereader.stages.page_budget import unverified
+from pagereader.stages.page_read import read_from_page
 from pagereader.stages.recognize import (
     build_request,
     call_engine,
@@ -157,6 +159,8 @@ class _Walk:
     finish_reason: str | None = None
     retries: int = 0
     max_pixels: int = 0
+    whole_page: bool = False
+    """The answer is a block of a whole-page answer: no block request of that engine to retry."""
 
 
 def _possible(
@@ -170,7 +174,8 @@ def _possible(
     )
     return Possible(
         can_retry=(
-            walk.retries < options.max_retries
+            not walk.whole_page
+            and walk.retries < options.max_retries
             and not _pixel_blind(ctx, name)
             and not _pixel_blind(ctx, walk.result.engine)
             and raised > walk.max_pixels
@@ -278,6 +283,11 @@ async def verify_block(
         return result.model_copy(update={"verdict": basic_verdict(result)})
     if state.budget.spent():
         return unverified(result, state.budget.halt("verify"))
+    whole_page = read_from_page(result.block)
+    if whole_page:
+        flagged = await asyncio.to_thread(unsupported_box, state, result)
+        if flagged is not None:
+            return flagged
     position = max(0, len(result.attempts) - 1)
     walk = _Walk(
         result=result,
@@ -285,6 +295,7 @@ async def verify_block(
         position=position,
         finish_reason=result.finish_reason,
         max_pixels=state.decision.max_pixels if state.decision else 0,
+        whole_page=whole_page,
     )
     name = chain[position] if position < len(chain) else result.engine
     reference = await find_reference(ctx, state, result, name)
@@ -300,7 +311,11 @@ async def verify_block(
         history.extend(f for f in findings if f not in history)
         last = step_index == options.max_steps
         name = walk.chain[walk.position] if walk.position < len(walk.chain) else walk.result.engine
-        gain = None if last else pixel_gain(ctx, state, walk.result.block, walk.max_pixels, name)
+        gain = (
+            None
+            if last or walk.whole_page
+            else pixel_gain(ctx, state, walk.result.block, walk.max_pixels, name)
+        )
         possible = Possible() if last else _possible(ctx, walk, reference, gain)
         action, lead = choose_action(findings, possible, options.remedies)
         if gain is not None and gain.after <= gain.before and findings and action != "retry":
@@ -330,6 +345,8 @@ async def verify_block(
         if action == "fallback":
             break
     logger.debug("%s page %s block %s: %s", state.file, state.index, result.block.order, final)
+    if whole_page and final == "review" and reference.text is not None:
+        history.append(both_readings(str(reference.source), reference.text))
     return walk.result.model_copy(
         update={"verdict": Verdict(outcome=final, findings=tuple(history))}
     )
@@ -346,7 +363,12 @@ async def run_verify(ctx: Runtime, state: PageState) -> PageState:
         await asyncio.gather(
             *(
                 verify_block(
-                    ctx, state, result, resolve_route(routes, page_class, result.block.kind)
+                    ctx,
+                    state,
+                    result,
+                    [result.engine]
+                    if state.read_whole
+                    else resolve_route(routes, page_class, result.block.kind),
                 )
                 for result in state.results
             )
