@@ -102,6 +102,17 @@ def unregister(name: str) -> None:
     BUILTINS.pop(name, None)
 
 
+def pixel_readers() -> frozenset[str]:
+    """The built-in engines whose answers are read from the page's pixels by OCR."""
+    return frozenset({RapidOCREngine.name, TesseractEngine.name})
+
+
+def grid_engine() -> str:
+    """The route name of the table grid engine (it reads pixels where no text layer is
+    trusted)."""
+    return TableGridEngine.name
+
+
 def builtin_engine_names() -> tuple[str, ...]:
     """The route names of the built-in engines."""
     return tuple(BUILTINS)

@@ -12,14 +12,12 @@ so its answer is kept as it came. Each changed block lists its pairs in ``mapped
 
 from __future__ import annotations
 
-from pagereader.engines.grid import TableGridEngine
-from pagereader.engines.rapidocr import RapidOCREngine
-from pagereader.engines.tesseract import TesseractEngine
+from pagereader.engines import registry
 from pagereader.stages.state import PageState
 from pagereader.text.variants import reads_traditional, to_taiwan_forms
 from pagereader.types import BlockResult, MappedChars
 
-OCR_ENGINES = frozenset({RapidOCREngine.name, TesseractEngine.name, "ocr-reference"})
+OCR_ENGINES = registry.pixel_readers() | {"ocr-reference"}
 """Answers read from pixels by an embedded OCR: its engines, and the verifier's fallback to the
 embedded OCR's reading (stages/verify.py names it so)."""
 
@@ -27,7 +25,7 @@ embedded OCR's reading (stages/verify.py names it so)."""
 def ocr_read(state: PageState, result: BlockResult) -> bool:
     """Whether the block's text was read from the page's pixels by an embedded OCR (a table
     grid is, on a page without a trusted text layer)."""
-    if result.engine == TableGridEngine.name:
+    if result.engine == registry.grid_engine():
         return not state.trusted_text
     return result.engine in OCR_ENGINES
 
