@@ -215,6 +215,8 @@ def emit_config(layout: Layout) -> str:
             "retries = 2",
             f"image_factor = {first.model.factor}",
         ]
+        if mac:  # mlx-vlm reads the pixel bounds from its own fields (served_fields.py)
+            lines.append('server = "mlx-vlm"')
         for other in group[1:]:
             lines.append(f"# replica: http://{HOST}:{other.port}/v1 (put a load balancer in front)")
     lines += ["", "[routes]"]
