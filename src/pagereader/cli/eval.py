@@ -29,6 +29,13 @@ def eval_command(
             "rapidocr, or an engine of --config"
         ),
     ] = "embedded",
+    against: Annotated[
+        str | None,
+        typer.Option(
+            help="score against this engine's reading instead of ground truth "
+            "(DATASETS may then be plain folders of documents)"
+        ),
+    ] = None,
     config: Annotated[Path | None, typer.Option(help="TOML config (engines, routes)")] = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="report folder")] = Path("eval-report"),
     limit: Annotated[int | None, typer.Option(help="at most this many pages per dataset")] = None,
@@ -45,10 +52,17 @@ def eval_command(
         from pagereader.evaluate.engines import build_eval_engines
         from pagereader.evaluate.eval_report import comparison_tables, write_report
         from pagereader.evaluate.run_cases import run_eval
+        from pagereader.evaluate.versus import read_pages, with_reference
     cases: list[EvalCase] = []
-    for folder in datasets:
-        found = read_dataset(folder)
-        cases.extend(found[:limit] if limit else found)
+    if against is not None:
+        with reading_options():
+            options = resolve_options(config)
+        for folder in datasets:
+            cases.extend(read_pages(folder, options, limit))
+    else:
+        for folder in datasets:
+            found = read_dataset(folder)
+            cases.extend(found[:limit] if limit else found)
     if not cases:
         raise fail("no evaluation cases found")
     probe_folder(out)  # before the engines run, not after
@@ -56,11 +70,20 @@ def eval_command(
     for case in cases:
         wanted.setdefault(case.file, set()).add(case.page)
     names = [n.strip() for n in engines.split(",") if n.strip()]
-    with reading_options():
-        options = resolve_options(config)
+    if against is None:
+        with reading_options():
+            options = resolve_options(config)
     built = build_eval_engines(names, options, wanted)
+    if against is not None:
+        reference = build_eval_engines([against], options, wanted)[against]
+        console.print(f"{len(cases)} pages, reference: {against}'s reading (not ground truth)")
+        cases, unread = aio.run(with_reference(cases, reference, against))
+        if unread:
+            console.print(f"{len(unread)} pages {against} could not read are left out")
+        if not cases:
+            raise fail(f"{against} read none of the pages")
     console.print(f"{len(cases)} pages, engines: {', '.join(names)}")
-    report = aio.run(run_eval(cases, built, fold_variants=fold_variants))
+    report = aio.run(run_eval(cases, built, fold_variants=fold_variants, reference_engine=against))
     with writing(out, "--out"):
         paths = write_report(report, out)
     for title, header, rows in comparison_tables(report):

@@ -47,6 +47,8 @@ class EvalCase(BaseModel):
     page: int
     lang: str = "en"
     reference: str | None = None
+    reference_markdown: bool = False
+    """The reference is an engine's Markdown, read the way its answers are."""
     rules: tuple[OlmoRule, ...] = ()
     critical: tuple[str, ...] = ()
     source: str = ""

@@ -97,6 +97,17 @@ class EvalReport(_Row):
     rule_rows: tuple[RuleRow, ...] = ()
     summary: tuple[SummaryRow, ...] = ()
     worst: tuple[WorstPage, ...] = ()
+    reference_engine: str | None = None
+    """The engine whose reading every page was scored against; ``None``: ground truth."""
+
+    def reference_line(self) -> str:
+        """What the scores are measured against, in words (empty for ground truth)."""
+        if self.reference_engine is None:
+            return ""
+        return (
+            f"Reference: engine {self.reference_engine}'s reading of each page, not ground "
+            "truth; the scores measure agreement with it, not accuracy."
+        )
 
 
 def bootstrap_ci(
@@ -208,6 +219,8 @@ def render_markdown(report: EvalReport) -> str:
         f"# Evaluation report\n\nCreated {report.created}; engines: "
         f"{', '.join(report.engines)}; datasets: {', '.join(report.datasets)}.\n"
     ]
+    if report.reference_engine is not None:
+        parts.append(f"{report.reference_line()}\n")
     for title, header, body in comparison_tables(report):
         parts.append(f"## {title}\n\n{_md_table(header, body)}\n")
     if report.worst:
@@ -268,6 +281,8 @@ def render_html(report: EvalReport, svgs: dict[str, str]) -> str:
         "padding:6px;white-space:pre-wrap}</style></head><body>",
         f"<h1>Evaluation report</h1><p>Created {html.escape(report.created)}</p>",
     ]
+    if report.reference_engine is not None:
+        parts.append(f"<p><strong>{html.escape(report.reference_line())}</strong></p>")
     for title, header, body in comparison_tables(report):
         head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
         rows = "".join(
@@ -298,9 +313,12 @@ def write_report(report: EvalReport, out_dir: Path) -> dict[str, Path]:
         "md": out_dir / "report.md",
         "html": out_dir / "report.html",
     }
-    paths["json"].write_text(
-        json.dumps(report.model_dump(mode="json"), ensure_ascii=False, indent=1), encoding="utf-8"
-    )
+    # a report against ground truth keeps the fields it always had
+    unset = {"reference_engine"} if report.reference_engine is None else None
+    data = report.model_dump(mode="json", exclude=unset)
+    if report.reference_engine is not None:
+        data["reference"] = report.reference_line()
+    paths["json"].write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
     paths["md"].write_text(render_markdown(report), encoding="utf-8")
     svgs: dict[str, str] = {}
     for name, fig in _figures(report).items():

@@ -50,7 +50,7 @@ def score_text(case: EvalCase, hypothesis: str, *, fold_variants: bool = True) -
     """The text metrics of one page: consistency, CER, WER (space-delimited languages only),
     critical-token agreement and, where the reference has tables, TEDS."""
     reference = case.reference or ""
-    ref_markup = bool(_MARKED_UP.search(reference))
+    ref_markup = case.reference_markdown or bool(_MARKED_UP.search(reference))
     hyp = normalize(hypothesis, fold_variants=fold_variants, markdown=True)
     ref = normalize(reference, fold_variants=fold_variants, markdown=ref_markup)
     scores: dict[str, object] = {
@@ -82,12 +82,19 @@ def _clip(text: str, width: int) -> str:
 
 
 def short_diff(
-    reference: str, hypothesis: str, *, context: int = 12, limit: int = 8, width: int = 80
+    reference: str,
+    hypothesis: str,
+    *,
+    context: int = 12,
+    limit: int = 8,
+    width: int = 80,
+    reference_markdown: bool = False,
 ) -> str:
     """The first ``limit`` edits from reference to hypothesis as ``[-ref-]{+hyp+}`` with a
     little context each, on whitespace-collapsed text (characters, so CJK diffs read well);
-    long edits are clipped to ``width`` characters."""
-    ref = normalize(reference, markdown=False, keep_spaces=True)
+    long edits are clipped to ``width`` characters. ``reference_markdown``: the reference is
+    an engine's Markdown, stripped as the hypothesis is."""
+    ref = normalize(reference, markdown=reference_markdown, keep_spaces=True)
     hyp = normalize(hypothesis, markdown=True, keep_spaces=True)
     matcher = difflib.SequenceMatcher(None, ref, hyp, autojunk=False)
     pieces: list[str] = []
@@ -150,12 +157,14 @@ async def run_eval(
     worst: int = 10,
     n_boot: int = 2000,
     seed: int = 0,
+    reference_engine: str | None = None,
 ) -> EvalReport:
     """Run every engine on every case and return the scored report.
 
     Engines run one after another (so their timings do not disturb each other); within an
     engine up to ``concurrency`` pages are in flight. A failing page is scored as empty text
-    and its error kept in the row.
+    and its error kept in the row. ``reference_engine`` names the engine whose reading the
+    cases' references are, where they are not ground truth.
     """
     gate = asyncio.Semaphore(max(1, concurrency))
     rows: list[PageRow] = []
@@ -182,6 +191,7 @@ async def run_eval(
         rule_rows=tuple(rule_rows),
         summary=tuple(summarize(rows, rule_rows, n_boot=n_boot, seed=seed)),
         worst=tuple(worst_pages),
+        reference_engine=reference_engine,
     )
 
 
@@ -212,7 +222,11 @@ def _worst(
                 char_consistency=consistency,
                 cer=row.cer or 0.0,
                 critical_changes=row.critical_changes,
-                diff=short_diff(case.reference or "", texts[(row.engine, case_index)]),
+                diff=short_diff(
+                    case.reference or "",
+                    texts[(row.engine, case_index)],
+                    reference_markdown=case.reference_markdown,
+                ),
             )
         )
     return out
