@@ -43,7 +43,7 @@ def platform_warnings(gpu: GpuSpec, count: int) -> list[str]:
             f"{gpu.name}: mlx-vlm for development and evaluation; one GPU serves every model "
             "in turn, so the engine groups of a slide add up instead of overlapping",
             "mlx-vlm reads per-request pixel bounds from top-level min_pixels/max_pixels, not "
-            "from vLLM's mm_processor_kwargs: the config sets server = \"mlx-vlm\" so the "
+            'from vLLM\'s mm_processor_kwargs: the config sets server = "mlx-vlm" so the '
             "engine sends those, and the server's --min-pixels/--max-pixels are its defaults",
             "mlx-vlm loads whatever model a request names: the config's model is the served "
             "mlx-community repo, exactly; the repo names follow mlx-community's <name>-4bit "
