@@ -258,8 +258,27 @@ def _joined(
     return h_segs, v_segs
 
 
-def build_grid(gray: Gray, bbox_px: BBox) -> Grid:
-    """Row and column boundaries of the ruled table in ``bbox_px``, with merged cells as spans."""
+def _glyph_stroke(seg: _Segment, words: Sequence[BBox]) -> bool:
+    """True when a vertical segment lies inside a word's box and is no taller than the word:
+    a letter's stem (the T of a short header row touching both of its rules), not a column
+    rule, which runs between words."""
+    x, top, bottom = seg[0], seg[1], seg[2]
+    for x0, y0, x1, y1 in words:
+        margin = max(1.0, 0.05 * (x1 - x0))
+        if (
+            x0 + margin < x < x1 - margin
+            and bottom - top <= y1 - y0
+            and y0 <= (top + bottom) / 2 <= y1
+        ):
+            return True
+    return False
+
+
+def build_grid(gray: Gray, bbox_px: BBox, words: Sequence[BBox] = ()) -> Grid:
+    """Row and column boundaries of the ruled table in ``bbox_px``, with merged cells as spans.
+
+    ``words`` (pixel boxes of the table's words, when known) keeps letter stems from being
+    taken for column rules."""
     x0, y0 = max(int(bbox_px[0]) - 3, 0), max(int(bbox_px[1]) - 3, 0)
     x1, y1 = (
         min(int(np.ceil(bbox_px[2])) + 4, gray.shape[1]),
@@ -278,6 +297,7 @@ def build_grid(gray: Gray, bbox_px: BBox) -> Grid:
     filled = _filled_share(np.ascontiguousarray(fills[inner]), (0, 0, cw, ch)) >= _MIN_CELLS
     h_all = _segments(np.ascontiguousarray(h_mask[inner]), True, x0, y0)
     v_all = _segments(np.ascontiguousarray(v_mask[inner]), False, x0, y0)
+    v_all = [s for s in v_all if not _glyph_stroke(s, words)]
     left, top, right, bottom = bbox_px
     h_segs, v_segs = _joined(h_all, v_all, bbox_px, tol, filled)
     xs = _cluster(_bounds(v_segs, left, right, tol), tol)
