@@ -153,11 +153,40 @@ def find_ruled_tables(gray: Gray) -> list[BBox]:
         box = (float(x), float(y), float(x + w), float(y + h))
         if _parted(box, across, max(8, width // 50)):
             continue
-        if _grid_shape(box, h_segs, v_segs, fills) is not None:
+        if _grid_shape(box, h_segs, v_segs, fills) is not None and not _ruled_paper(
+            box, h_segs, width
+        ):
             tables.append(box)
     tables.sort(key=lambda b: (b[1], b[0]))
     logger.debug("found %d ruled tables", len(tables))
     return tables
+
+
+_SERIES = 5
+"""Fewest evenly spaced rules of one length that make a page's ruling (notebook paper)."""
+
+
+def _ruled_paper(box: BBox, h_segs: Sequence[_Segment], width: int) -> bool:
+    """True when the box is one pitch of a ruled page: the page holds an evenly spaced series
+    of rules across the box's width (half the page's or more), running on above and below it, and the box is no
+    taller than a pitch and a half. Handwriting that touches the rules above and below its
+    line draws strokes that look like column rules; a table's cells hold text in a grid, and
+    its rules do not continue the paper's."""
+    span = box[2] - box[0]
+    if span < 0.5 * width:
+        return False
+    series = _cluster(
+        [s[0] for s in h_segs if min(s[2], box[2]) - max(s[1], box[0]) >= 0.8 * span], 2.0
+    )
+    if len(series) < _SERIES:
+        return False
+    steps = [b - a for a, b in zip(series, series[1:], strict=False)]
+    pitch = sorted(steps)[len(steps) // 2]
+    if pitch <= 0 or sum(abs(step - pitch) <= 0.2 * pitch for step in steps) < 0.7 * len(steps):
+        return False
+    above = any(box[1] - 1.6 * pitch <= y < box[1] - 0.5 * pitch for y in series)
+    below = any(box[3] + 0.5 * pitch < y <= box[3] + 1.6 * pitch for y in series)
+    return above and below and box[3] - box[1] <= 1.5 * pitch
 
 
 _BARE = 0.05
