@@ -6,14 +6,14 @@ sample page with the same traits."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from pagereader import parse
 from pagereader.types import DocumentResult
-from tests.fixtures.journal_page import GROUPS, HEADING, RUNNING, write_journal_page
-from tests.shared_data import shared
+
+from fixtures.journal_page import GROUPS, HEADING, RUNNING, write_journal_page
+from shared_data import shared
 
 
 def _cells(html: str) -> list[str]:
