@@ -1,7 +1,7 @@
 """Notebook ruling is no table: handwriting large enough to touch the rules above and below
 its line draws strokes that look like column rules between two page-wide rules. Made by code
 (a ruled page with lines of text sitting on the rules), then the olmOCR-bench sample's
-handwritten notes on yellow ruled paper."""
+handwritten notes on yellow ruled paper, and such a page photographed whole."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ import pypdfium2 as pdfium
 from PIL import Image, ImageDraw, ImageFont
 
 from pagereader.evaluate.fonts import FONTS, find_font
+from pagereader.layout.regions import merge_layout_regions
 from pagereader.layout.table_grid import find_ruled_tables
+from pagereader.types import TextLine
+
 from shared_data import shared
 
 PITCH = 64
@@ -58,3 +61,25 @@ def test_handwritten_notes_on_ruled_paper() -> None:
     for index in range(len(pdf)):
         page = pdf[index].render(scale=200 / 72).to_pil().convert("L")
         assert find_ruled_tables(np.asarray(page)) == [], index
+
+
+def test_a_page_sized_figure_of_short_lines_is_read_as_text() -> None:
+    """The layout model calls a photo of handwritten notes one figure the size of the page;
+    its short lines (no prose sentence among them) are the page's text, not picture text."""
+
+    notes = (
+        "Data mixes",
+        "Source code 85%",
+        "Code text 10%",
+        "Web text 5%",
+        "Order by repo",
+        "Pack into docs",
+        "Select languages",
+    )
+    lines = [
+        TextLine(text=t, bbox=(100.0, 200.0 + 120 * i, 100.0 + 30 * len(t), 250.0 + 120 * i))
+        for i, t in enumerate(notes)
+    ]
+    blocks = merge_layout_regions([("figure", (5.0, 60.0, 1695.0, 2190.0), 0.9)], lines, 1700, 2200)
+    assert [b.kind for b in blocks if b.kind == "figure"] == []
+    assert " ".join(ln.text for b in blocks for ln in b.lines).split() == " ".join(notes).split()
