@@ -46,9 +46,9 @@ _SECTION_RE = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2}){0,3}|[A-Z](?:\.\d{1,2}){1,3}
 
 
 def is_section_heading(lines: Sequence[TextLine]) -> bool:
-    """One bold line (its fragments) that opens with a section number and ends no sentence ('5.1 Hyper
-    Parameter Optimization', 'A.2 Proofs'): a heading at the body's own size, which only its
-    face and its number set apart."""
+    """One bold line (its fragments) that opens with a section number and ends no sentence
+    ('5.1 Hyper Parameter Optimization', 'A.2 Proofs'): a heading at the body's own size,
+    which only its face and its number set apart."""
     if not lines or not all(line.bold for line in lines):
         return False
     box = union([line.bbox for line in lines])

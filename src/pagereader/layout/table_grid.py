@@ -8,6 +8,7 @@ cells means the cells are merged. Filling the cells with words is table_cells.py
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -168,8 +169,8 @@ _SERIES = 5
 
 def _ruled_paper(box: BBox, h_segs: Sequence[_Segment], width: int) -> bool:
     """True when the box is one pitch of a ruled page: the page holds an evenly spaced series
-    of rules across the box's width (half the page's or more), running on above and below it, and the box is no
-    taller than a pitch and a half. Handwriting that touches the rules above and below its
+    of rules across the box's width (half the page's or more), running on above and below
+    it, and the box is no taller than a pitch and a half. Handwriting that touches the rules above and below its
     line draws strokes that look like column rules; a table's cells hold text in a grid, and
     its rules do not continue the paper's."""
     span = box[2] - box[0]
@@ -180,7 +181,7 @@ def _ruled_paper(box: BBox, h_segs: Sequence[_Segment], width: int) -> bool:
     )
     if len(series) < _SERIES:
         return False
-    steps = [b - a for a, b in zip(series, series[1:], strict=False)]
+    steps = [b - a for a, b in itertools.pairwise(series)]
     pitch = sorted(steps)[len(steps) // 2]
     if pitch <= 0 or sum(abs(step - pitch) <= 0.2 * pitch for step in steps) < 0.7 * len(steps):
         return False

@@ -6,6 +6,7 @@ group (the setting both records share) spans them.
 
 from __future__ import annotations
 
+import itertools
 import statistics
 from collections.abc import Sequence
 
@@ -47,7 +48,7 @@ def _centres(per_cell: Sequence[list[tuple[float, float]]]) -> list[float] | Non
         if max(at) - min(at) > 0.4 * height:
             return None
         centres.append(statistics.fmean(at))
-    if any(b - a < 0.8 * height for a, b in zip(centres, centres[1:], strict=False)):
+    if any(b - a < 0.8 * height for a, b in itertools.pairwise(centres)):
         return None
     for lines in per_cell:
         if len(lines) == 1:
@@ -70,7 +71,7 @@ def split_stacked_rows(grid: Grid, words_by_cell: Sequence[Sequence[TextLine]]) 
         ]
         centres = _centres(per_cell)
         if centres is not None:
-            cuts[r] = [(a + b) / 2 for a, b in zip(centres, centres[1:], strict=False)]
+            cuts[r] = [(a + b) / 2 for a, b in itertools.pairwise(centres)]
     if not cuts:
         return grid
     start: list[int] = []
