@@ -170,9 +170,9 @@ _SERIES = 5
 def _ruled_paper(box: BBox, h_segs: Sequence[_Segment], width: int) -> bool:
     """True when the box is one pitch of a ruled page: the page holds an evenly spaced series
     of rules across the box's width (half the page's or more), running on above and below
-    it, and the box is no taller than a pitch and a half. Handwriting that touches the rules above and below its
-    line draws strokes that look like column rules; a table's cells hold text in a grid, and
-    its rules do not continue the paper's."""
+    it, and the box is no taller than a pitch and a half. Handwriting that touches the rules
+    above and below its line draws strokes that look like column rules; a table's cells hold
+    text in a grid, and its rules do not continue the paper's."""
     span = box[2] - box[0]
     if span < 0.5 * width:
         return False
