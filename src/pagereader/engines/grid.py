@@ -86,7 +86,13 @@ class TableGridEngine(EmbeddedEngine):
             return None
         gray, k = _analysis_gray(request.page_image)
         x0, y0, x1, y1 = request.crop_box_px
-        grid = build_grid(gray, (x0 * k, y0 * k, x1 * k, y1 * k))
+        f = request.scale * k
+        boxes = [
+            (b[0] * f, b[1] * f, b[2] * f, b[3] * f)
+            for w in words
+            for b in (p.bbox for p in split_words(w))
+        ]
+        grid = build_grid(gray, (x0 * k, y0 * k, x1 * k, y1 * k), boxes)
         if grid.rows < 2 or grid.cols < 2:
             return None
         table = fill_table(grid, words, request.scale * k)

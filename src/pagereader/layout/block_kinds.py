@@ -42,6 +42,22 @@ _PAGE_NUMBER_RE = re.compile(
 )
 
 
+_SECTION_RE = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2}){0,3}|[A-Z](?:\.\d{1,2}){1,3})\.?\s+[^\W\d_]")
+
+
+def is_section_heading(lines: Sequence[TextLine]) -> bool:
+    """One bold line (its fragments) that opens with a section number and ends no sentence
+    ('5.1 Hyper Parameter Optimization', 'A.2 Proofs'): a heading at the body's own size,
+    which only its face and its number set apart."""
+    if not lines or not all(line.bold for line in lines):
+        return False
+    box = union([line.bbox for line in lines])
+    if box[3] - box[1] > 1.5 * max(line.bbox[3] - line.bbox[1] for line in lines):
+        return False  # more than one line
+    text = join_lines(lines).strip()
+    return len(text) <= 80 and bool(_SECTION_RE.match(text)) and text[-1] not in ".:;,!?"
+
+
 def is_list_item(text: str) -> bool:
     """True when the text starts like a bullet or numbered list item."""
     return bool(_LIST_RE.match(text.strip()))
@@ -116,6 +132,8 @@ def guess_kind(
         return "header" if in_top else "footer"
     if is_caption(text, len(lines)):
         return "caption"
+    if is_section_heading(lines):
+        return "title"
     if is_list_item(join_lines(lines[:2])):
         return "list"
     if body_size > 0 and size >= 1.25 * body_size and len(lines) <= 3 and len(text) <= 200:

@@ -20,6 +20,7 @@ from pagereader.layout.block_kinds import (
     is_caption_label,
     is_list_item,
     is_page_number,
+    is_section_heading,
 )
 from pagereader.layout.gutters import crosses, cut_at_gutters
 from pagereader.layout.line_text import join_lines, size_of, union
@@ -142,6 +143,8 @@ def _continues(para: _Para, row: list[TextLine]) -> float | None:
     if not _same_size(size_of(last), size_of(this), last.font_size > 0 and this.font_size > 0):
         return None
     text, first = _row_text(row), _row_text(para.rows[0])
+    if len(para.rows) == 1 and is_section_heading(para.rows[0]) and not all(ln.bold for ln in row):
+        return None  # a numbered heading on its own line, at the body's size
     if is_list_item(text) or (is_caption(text, 99) and not is_caption(first)):
         return None
     if starts_with_article_number(text) and ends_sentence(_row_text(para.rows[-1])):

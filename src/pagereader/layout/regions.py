@@ -142,6 +142,17 @@ def _reads_like_prose(lines: Sequence[TextLine]) -> bool:
     return len(long_lines) >= 6 and sum(len(t) for t in texts) >= 300
 
 
+_WHOLE_PAGE = 0.8
+"""Share of the page's area above which a "figure" is the page itself (a photo of notes)."""
+
+
+def _page_of_lines(box: BBox, lines: Sequence[TextLine], page_area: float) -> bool:
+    """A "figure" as large as the page with lines of text on it is a page of text: notes
+    written on paper, read line by line like any page, not a picture whose text is set aside."""
+    texts = [line.text.strip() for line in lines if len(line.text.strip()) >= 3]
+    return area(box) >= _WHOLE_PAGE * page_area and len(texts) >= 6
+
+
 def merge_layout_regions(
     regions: Sequence[tuple[str, BBox, float]],
     lines: Sequence[TextLine],
@@ -169,7 +180,8 @@ def merge_layout_regions(
     for index, (kind, box, _score) in enumerate(kept):
         own = [line for line, owner in zip(lines, owners, strict=True) if owner == index]
         own.sort(key=lambda ln: (ln.bbox[1], ln.bbox[0]))
-        if kind in _VISUAL and not (kind == "figure" and _reads_like_prose(own)):
+        text_page = _reads_like_prose(own) or _page_of_lines(box, own, page_width * page_height)
+        if kind in _VISUAL and not (kind == "figure" and text_page):
             blocks.append(Block(kind=kind, bbox=box, lines=tuple(own), source=source))
             continue
         for group in paragraph_lines(own, page_height):

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pagereader.layout.line_text import join_lines, union
 from pagereader.layout.table_grid import Grid, build_grid, find_ruled_tables
 from pagereader.layout.table_rulings import Gray
+from pagereader.layout.table_stacked import split_stacked_rows
 from pagereader.types import BBox, Table, TableCell, TextLine
 
 
@@ -73,8 +74,8 @@ def _reading_order(words: list[TextLine]) -> list[TextLine]:
     return [w for row in rows for w in sorted(row, key=lambda w: w.bbox[0])]
 
 
-def fill_table(grid: Grid, words: Sequence[TextLine], scale: float) -> Table:
-    """Place words (page units) into the grid's cells (pixels, ``scale`` pixels per unit)."""
+def _place(grid: Grid, words: Sequence[TextLine], scale: float) -> list[list[TextLine]]:
+    """The words (page units), cut at column rules, that each cell of the grid holds."""
     owner: dict[tuple[int, int], int] = {}
     for index, cell in enumerate(grid.cells):
         for r in range(cell.row, cell.row + cell.row_span):
@@ -87,6 +88,22 @@ def fill_table(grid: Grid, words: Sequence[TextLine], scale: float) -> Table:
         for index, piece in _pieces(word, grid, owner, scale):
             if index >= 0:
                 found[index].append(piece)
+    return found
+
+
+def _scaled(word: TextLine, scale: float) -> TextLine:
+    x0, y0, x1, y1 = word.bbox
+    return word.model_copy(update={"bbox": (x0 * scale, y0 * scale, x1 * scale, y1 * scale)})
+
+
+def fill_table(grid: Grid, words: Sequence[TextLine], scale: float) -> Table:
+    """Place words (page units) into the grid's cells (pixels, ``scale`` pixels per unit);
+    a ruled row of stacked records becomes a row per record first."""
+    found = _place(grid, words, scale)
+    split = split_stacked_rows(grid, [[_scaled(w, scale) for w in cell] for cell in found])
+    if split is not grid:
+        grid = split
+        found = _place(grid, words, scale)
     cells = tuple(
         TableCell(
             row=cell.row,
@@ -114,7 +131,7 @@ def tables_from_raster(
     """Every ruled table of a page raster, with its box in page units and its filled grid."""
     out = []
     for box in find_ruled_tables(gray):
-        grid = build_grid(gray, box)
+        grid = build_grid(gray, box, [_scaled(w, scale).bbox for w in words])
         if grid.rows < 1 or grid.cols < 1:
             continue
         page_box = (box[0] / scale, box[1] / scale, box[2] / scale, box[3] / scale)

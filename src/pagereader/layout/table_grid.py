@@ -8,6 +8,7 @@ cells means the cells are merged. Filling the cells with words is table_cells.py
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -153,11 +154,40 @@ def find_ruled_tables(gray: Gray) -> list[BBox]:
         box = (float(x), float(y), float(x + w), float(y + h))
         if _parted(box, across, max(8, width // 50)):
             continue
-        if _grid_shape(box, h_segs, v_segs, fills) is not None:
+        if _grid_shape(box, h_segs, v_segs, fills) is not None and not _ruled_paper(
+            box, h_segs, width
+        ):
             tables.append(box)
     tables.sort(key=lambda b: (b[1], b[0]))
     logger.debug("found %d ruled tables", len(tables))
     return tables
+
+
+_SERIES = 5
+"""Fewest evenly spaced rules of one length that make a page's ruling (notebook paper)."""
+
+
+def _ruled_paper(box: BBox, h_segs: Sequence[_Segment], width: int) -> bool:
+    """True when the box is one pitch of a ruled page: the page holds an evenly spaced series
+    of rules across the box's width (half the page's or more), running on above and below
+    it, and the box is no taller than a pitch and a half. Handwriting that touches the rules
+    above and below its line draws strokes that look like column rules; a table's cells hold
+    text in a grid, and its rules do not continue the paper's."""
+    span = box[2] - box[0]
+    if span < 0.5 * width:
+        return False
+    series = _cluster(
+        [s[0] for s in h_segs if min(s[2], box[2]) - max(s[1], box[0]) >= 0.8 * span], 2.0
+    )
+    if len(series) < _SERIES:
+        return False
+    steps = [b - a for a, b in itertools.pairwise(series)]
+    pitch = sorted(steps)[len(steps) // 2]
+    if pitch <= 0 or sum(abs(step - pitch) <= 0.2 * pitch for step in steps) < 0.7 * len(steps):
+        return False
+    above = any(box[1] - 1.6 * pitch <= y < box[1] - 0.5 * pitch for y in series)
+    below = any(box[3] + 0.5 * pitch < y <= box[3] + 1.6 * pitch for y in series)
+    return above and below and box[3] - box[1] <= 1.5 * pitch
 
 
 _BARE = 0.05
@@ -258,8 +288,27 @@ def _joined(
     return h_segs, v_segs
 
 
-def build_grid(gray: Gray, bbox_px: BBox) -> Grid:
-    """Row and column boundaries of the ruled table in ``bbox_px``, with merged cells as spans."""
+def _glyph_stroke(seg: _Segment, words: Sequence[BBox]) -> bool:
+    """True when a vertical segment lies inside a word's box and is no taller than the word:
+    a letter's stem (the T of a short header row touching both of its rules), not a column
+    rule, which runs between words."""
+    x, top, bottom = seg[0], seg[1], seg[2]
+    for x0, y0, x1, y1 in words:
+        margin = max(1.0, 0.05 * (x1 - x0))
+        if (
+            x0 + margin < x < x1 - margin
+            and bottom - top <= y1 - y0
+            and y0 <= (top + bottom) / 2 <= y1
+        ):
+            return True
+    return False
+
+
+def build_grid(gray: Gray, bbox_px: BBox, words: Sequence[BBox] = ()) -> Grid:
+    """Row and column boundaries of the ruled table in ``bbox_px``, with merged cells as spans.
+
+    ``words`` (pixel boxes of the table's words, when known) keeps letter stems from being
+    taken for column rules."""
     x0, y0 = max(int(bbox_px[0]) - 3, 0), max(int(bbox_px[1]) - 3, 0)
     x1, y1 = (
         min(int(np.ceil(bbox_px[2])) + 4, gray.shape[1]),
@@ -278,6 +327,7 @@ def build_grid(gray: Gray, bbox_px: BBox) -> Grid:
     filled = _filled_share(np.ascontiguousarray(fills[inner]), (0, 0, cw, ch)) >= _MIN_CELLS
     h_all = _segments(np.ascontiguousarray(h_mask[inner]), True, x0, y0)
     v_all = _segments(np.ascontiguousarray(v_mask[inner]), False, x0, y0)
+    v_all = [s for s in v_all if not _glyph_stroke(s, words)]
     left, top, right, bottom = bbox_px
     h_segs, v_segs = _joined(h_all, v_all, bbox_px, tol, filled)
     xs = _cluster(_bounds(v_segs, left, right, tol), tol)

@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
+from pagereader.layout.block_kinds import is_page_number
 from pagereader.layout.detector import detect_regions
 from pagereader.layout.label_columns import attach_labels
 from pagereader.layout.paragraphs import group_lines
@@ -140,6 +141,35 @@ def scan_blocks(state: PageState, ctx: Runtime) -> list[Block]:
     return merge_layout_regions(regions, lines, page.width, page.height, source="ocr")
 
 
+_OUTER = 0.2
+"""Share of the page height, at the top and at the bottom, where a page number may be printed
+below or above the running bands (a journal's small type area)."""
+
+
+def outer_page_numbers(blocks: list[Block], page_height: float) -> list[Block]:
+    """A page number that is the page's first or last text, in its outer fifth, is a header or
+    footer even below the top band (a journal page's title and number on one row)."""
+    text = [b for b in blocks if b.kind in ("text", "title", "header", "footer", "list")]
+    if not text:
+        return blocks
+    top, bottom = min(b.bbox[1] for b in text), max(b.bbox[3] for b in text)
+    out = []
+    for block in blocks:
+        if block.kind in ("text", "title") and len(block.lines) == 1:
+            number = is_page_number(block.lines[0].text)
+            height = block.bbox[3] - block.bbox[1]
+            if number and block.bbox[3] <= _OUTER * page_height and block.bbox[1] - top < height:
+                block = block.model_copy(update={"kind": "header"})
+            elif (
+                number
+                and block.bbox[1] >= (1 - _OUTER) * page_height
+                and bottom - block.bbox[3] < height
+            ):
+                block = block.model_copy(update={"kind": "footer"})
+        out.append(block)
+    return out
+
+
 def furniture_rows(blocks: list[Block]) -> list[Block]:
     """One-line blocks on the same row as a running header or footer share its kind (the page
     number and chapter beside a centred running title). A picture in the margin (a logo, a
@@ -164,6 +194,7 @@ def _layout(state: PageState, ctx: Runtime) -> list[Block]:
     state.budget.check("layout")
     blocks = digital_blocks(state) if state.trusted_text else scan_blocks(state, ctx)
     state.budget.check("layout")
+    blocks = outer_page_numbers(blocks, page.height)
     return order_blocks(furniture_rows(blocks), page.width, page.height)
 
 
