@@ -4,7 +4,10 @@ The body is cut on whitespace. A vertical cut (between columns) is tried first, 
 are read one after the other; when no vertical gap runs through the whole region (a title or a
 footnote spans the columns) the region is cut into horizontal strips instead, and strips that
 only together show a column gutter are joined again so that a coincidental horizontal gap in
-both columns does not interleave them. Only text shows columns here: a logo beside a slide's
+both columns does not interleave them. Strips are joined too where a gutter through both
+bounds sections that each hold text of both: a newspaper's headlines over groups of its columns,
+or boxes under their own titles, so each story or box is read down its columns before the next
+(the spanning-headline case of column detection). Only text shows columns here: a logo beside a slide's
 title is not a column, and joining on it would read the lines under the logo before the title.
 A picture behind text (a slide's backdrop, a watermark) takes no part in the cuts: spanning the
 rows, it would leave no whitespace to cut on. It is read just before the first block it holds.
@@ -76,11 +79,32 @@ def _crosses(
     )
 
 
+def _shared_sections(
+    above: list[Block], below: list[Block], min_gap: float, shrink: float
+) -> bool:
+    """Whether both strips have columns and every section that a gutter through both of them
+    bounds holds text of each: side-by-side stories under their own headlines (a newspaper's,
+    boxes under their own titles on a slide), where the strip above spans groups of the
+    columns below and each story is read down its columns before the next one."""
+    if not (_has_columns(above, min_gap, shrink) and _has_columns(below, min_gap, shrink)):
+        return False
+    ids = {id(b) for b in above}
+    sections = _split(above + below, 0, min_gap, shrink)
+    return len(sections) > 1 and all(
+        any(id(b) in ids for b in section) and any(id(b) not in ids for b in section)
+        for section in sections
+    )
+
+
 def _continues(prev: list[Block], strip: list[Block], min_gap: float, shrink: float) -> bool:
-    """Whether the text of two strips runs on in the same columns: one of them has columns, no
-    text of the other runs over the left edge of their columns, and their union keeps a gutter."""
+    """Whether the text of two strips runs on in the same columns: both have columns and each
+    section between gutters through both holds text of each (``_shared_sections``), or one of
+    them has columns, no text of the other runs over the left edge of their columns, and their
+    union keeps a gutter."""
     above = [b for b in prev if b.kind != "figure"]
     below = [b for b in strip if b.kind != "figure"]
+    if _shared_sections(above, below, min_gap, shrink):
+        return True
     columned = {id(side): _has_columns(side, min_gap, shrink) for side in (above, below)}
     for side, other in ((above, below), (below, above)):
         if columned[id(side)]:
