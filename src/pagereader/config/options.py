@@ -165,6 +165,14 @@ class OutputOptions(_Options):
     markdown_page_breaks: bool = Field(
         True, description="<!-- page N --> before each page in document.md"
     )
+    picture_text_in_markdown: bool = Field(
+        False,
+        description=(
+            "print the text read inside pictures (screenshots, logos, charts) after each "
+            "figure's marker in document.md; it is always kept with its figure in "
+            "document.json and in chunks.jsonl"
+        ),
+    )
     chunk_tokens: int = Field(
         512, ge=16, le=65536, description="the most tokens a chunk of chunks.jsonl holds"
     )
