@@ -90,7 +90,10 @@ def with_view(result: DocumentResult, options: Options) -> DocumentResult:
     page breaks): the last step of finishing, after every pass that changes blocks."""
     output = options.output
     return with_markdown(
-        result, options.verify.mark_review, output.markdown_page_breaks, output.picture_text_in_markdown
+        result,
+        options.verify.mark_review,
+        output.markdown_page_breaks,
+        output.picture_text_in_markdown,
     )
 
 

@@ -7,8 +7,9 @@ only together show a column gutter are joined again so that a coincidental horiz
 both columns does not interleave them. Strips are joined too where a gutter through both
 bounds sections that each hold text of both: a newspaper's headlines over groups of its columns,
 or boxes under their own titles, so each story or box is read down its columns before the next
-(the spanning-headline case of column detection). Only text shows columns here: a logo beside a slide's
-title is not a column, and joining on it would read the lines under the logo before the title.
+(the spanning-headline case of column detection). Only text shows columns here: a logo beside a
+slide's title is not a column, and joining on it would read the lines under the logo before the
+title.
 A picture behind text (a slide's backdrop, a watermark) takes no part in the cuts: spanning the
 rows, it would leave no whitespace to cut on. It is read just before the first block it holds.
 """
@@ -79,9 +80,7 @@ def _crosses(
     )
 
 
-def _shared_sections(
-    above: list[Block], below: list[Block], min_gap: float, shrink: float
-) -> bool:
+def _shared_sections(above: list[Block], below: list[Block], min_gap: float, shrink: float) -> bool:
     """Whether both strips have columns and every section that a gutter through both of them
     bounds holds text of each: side-by-side stories under their own headlines (a newspaper's,
     boxes under their own titles on a slide), where the strip above spans groups of the

@@ -161,11 +161,11 @@ def _block_pieces(
             block.block.kind, piece_text, [segment], page, md, part=part, parts=len(parts)
         )
         read = block.text.strip()
-        if block.block.kind == "figure" and read and block.block.source not in DESCRIBED_SOURCES:
-            if read not in piece_text:
-                piece.text = f"{piece_text}\n\n{read}"
-                piece.segments = [replace(segment, verbatim=False)]
-                piece.picture_text = True
+        ocr_figure = block.block.kind == "figure" and block.block.source not in DESCRIBED_SOURCES
+        if ocr_figure and read and read not in piece_text:
+            piece.text = f"{piece_text}\n\n{read}"
+            piece.segments = [replace(segment, verbatim=False)]
+            piece.picture_text = True
         if block.block.kind == "table":
             tables = read_tables(piece_text)
             piece.table = without_unused_columns(tables[0]) if len(tables) == 1 else None
