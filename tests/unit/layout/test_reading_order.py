@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pagereader.layout.reading_order import order_blocks
-from pagereader.types import BBox, Block, BlockKind
+from pagereader.types import BBox, Block, BlockKind, TextLine
 
 W, H = 612.0, 792.0
 
@@ -187,3 +187,18 @@ def test_a_newspaper_is_read_story_by_story_and_column_by_column() -> None:
         *columns[4],
         *columns[5],
     ]
+
+
+def test_an_unboxed_table_on_a_slide_is_read_row_by_row() -> None:
+    def cell(name: str, x: float, y: float) -> Block:
+        box: BBox = (x, y, x + 90, y + 14)
+        return Block(kind="text", bbox=box, source=name, lines=(TextLine(text=name, bbox=box),))
+
+    rows = [[f"r{r}c{c}" for c in range(4)] for r in range(4)]
+    blocks = [
+        cell(name, 60 + 120 * c, 150 + 30 * r)
+        for r, row in enumerate(rows)
+        for c, name in enumerate(row)
+    ]
+    ordered = names(order_blocks([blk("title", (60, 60, 540, 100), "title"), *blocks[::-1]], W, H))
+    assert ordered == ["title", *(name for row in rows for name in row)]
