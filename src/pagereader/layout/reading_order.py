@@ -5,11 +5,11 @@ are read one after the other; when no vertical gap runs through the whole region
 footnote spans the columns) the region is cut into horizontal strips instead, and strips that
 only together show a column gutter are joined again so that a coincidental horizontal gap in
 both columns does not interleave them. Strips are joined too where a gutter through both
-bounds sections that each hold text of both: a newspaper's headlines over groups of its columns,
-or boxes under their own titles, so each story or box is read down its columns before the next
-(the spanning-headline case of column detection). Strips that are rows of single-line cells,
-three or more side by side, are a table's rows and stay apart: a grid is read across. Only text
-shows columns here: a logo beside a slide's title is not a column, and joining on it would read
+bounds sections that each hold text of both and a headline spans several columns below: a
+newspaper's headlines over groups of its columns, so each story is read down its columns before
+the next (the spanning-headline case of column detection). Strips that are rows of single-line
+cells, three or more side by side, are a table's rows and stay apart: a grid is read across. Only
+text shows columns here: a logo beside a slide's title is not a column, and joining on it would read
 the lines under the logo before the title. A picture behind text (a slide's backdrop, a
 watermark) takes no part in the cuts: spanning the rows, it would leave no whitespace to cut on.
 It is read just before the first block it holds.
@@ -82,17 +82,19 @@ def _crosses(
 
 
 def _shared_sections(above: list[Block], below: list[Block], min_gap: float, shrink: float) -> bool:
-    """Whether both strips have columns and every section that a gutter through both of them
-    bounds holds text of each: side-by-side stories under their own headlines (a newspaper's,
-    boxes under their own titles on a slide), where the strip above spans groups of the
-    columns below and each story is read down its columns before the next one."""
+    """Whether both strips have columns, every section that a gutter through both of them
+    bounds holds text of each, and text above spans several columns below in one of them:
+    side-by-side stories under their own headlines, each read down its columns before the next
+    one. Cards in a grid (one column under each heading) are not stories; they stay in rows."""
     if not (_has_columns(above, min_gap, shrink) and _has_columns(below, min_gap, shrink)):
         return False
     ids = {id(b) for b in above}
     sections = _split(above + below, 0, min_gap, shrink)
-    return len(sections) > 1 and all(
-        any(id(b) in ids for b in section) and any(id(b) not in ids for b in section)
-        for section in sections
+    lower = [[b for b in section if id(b) not in ids] for section in sections]
+    return (
+        len(sections) > 1
+        and all(len(part) < len(section) and part for part, section in zip(lower, sections, strict=True))
+        and any(_has_columns(part, min_gap, shrink) for part in lower)
     )
 
 

@@ -3,7 +3,9 @@
 Text read inside a picture (a screenshot's dialog, a logo's lettering, a chart's labels) belongs
 to the picture, not to the page's prose: it stays with the figure in document.json and in the
 chunks, and document.md prints only the figure's marker unless ``picture_text`` asks for the text
-after it (``output.picture_text_in_markdown``). A deck picture's alt
+after it (``output.picture_text_in_markdown``). That holds for the file's own image objects; a
+region a layout model took for a figure on a scan may be text it misread, and its text stays in
+the prose. A deck picture's alt
 text is the author's description of the picture, not text the slide shows, so it goes inside
 the marker (``<!-- figure: a map of the sites -->``), where a reader of the source finds it and a
 rendered page does not show it as slide text.
@@ -30,6 +32,9 @@ DESCRIBED_SOURCES = frozenset({"pptx-picture", "pptx-object", "docx-picture"})
 """Figure sources whose text is the alt text of the picture (a deck's or a DOCX's pictures are
 not OCRed)."""
 _BULLET_GLYPH = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶‣⁃∙·]\s*")
+PICTURE_SOURCES = frozenset({"pdf-image"})
+"""Figure sources that are pictures by the file's own account (its image objects), whose OCR
+text is picture text: left out of the prose unless asked for."""
 
 
 def _bulleted(text: str) -> str:
@@ -71,7 +76,8 @@ def block_markdown(result: BlockResult, picture_text: bool = False) -> str:
         if result.block.source in DESCRIBED_SOURCES:
             alt = " ".join(result.text.split()).replace("--", "- -")
             return f"<!-- figure: {alt} -->" if alt else "<!-- figure -->"
-        return "<!-- figure -->" + (f"\n\n{text}" if text and picture_text else "")
+        printed = picture_text or result.block.source not in PICTURE_SOURCES
+        return "<!-- figure -->" + (f"\n\n{text}" if text and printed else "")
     if kind == "caption":
         return f"*{text}*" if text else ""
     return _bulleted(text)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, replace
 
-from pagereader.render.markdown import DESCRIBED_SOURCES, markdown_spans, notes_markdown
+from pagereader.render.markdown import PICTURE_SOURCES, markdown_spans, notes_markdown
 from pagereader.structure.headings import heading_text
 from pagereader.structure.numbering import ITEM, opening
 from pagereader.structure.tree import BODY_KINDS, block_parts, carry
@@ -161,7 +161,7 @@ def _block_pieces(
             block.block.kind, piece_text, [segment], page, md, part=part, parts=len(parts)
         )
         read = block.text.strip()
-        ocr_figure = block.block.kind == "figure" and block.block.source not in DESCRIBED_SOURCES
+        ocr_figure = block.block.kind == "figure" and block.block.source in PICTURE_SOURCES
         if ocr_figure and read and read not in piece_text:
             piece.text = f"{piece_text}\n\n{read}"
             piece.segments = [replace(segment, verbatim=False)]
