@@ -166,11 +166,12 @@ class OutputOptions(_Options):
         True, description="<!-- page N --> before each page in document.md"
     )
     picture_text_in_markdown: bool = Field(
-        False,
+        True,
         description=(
-            "print the text read inside pictures (screenshots, logos, charts) after each "
-            "figure's marker in document.md; it is always kept with its figure in "
-            "document.json and in chunks.jsonl"
+            "print the text read inside the PDF's image objects (screenshots, logos, charts) "
+            "after each figure's marker in document.md; false keeps it out of the prose, as "
+            "docling does. It is always kept with its figure in document.json and in "
+            "chunks.jsonl (marked picture_text)"
         ),
     )
     chunk_tokens: int = Field(

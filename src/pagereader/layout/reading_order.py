@@ -93,7 +93,7 @@ def _shared_sections(above: list[Block], below: list[Block], min_gap: float, shr
     lower = [[b for b in section if id(b) not in ids] for section in sections]
     return (
         len(sections) > 1
-        and all(len(part) < len(section) and part for part, section in zip(lower, sections, strict=True))
+        and all(part and len(part) < len(s) for part, s in zip(lower, sections, strict=True))
         and any(_has_columns(part, min_gap, shrink) for part in lower)
     )
 
