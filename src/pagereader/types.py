@@ -403,7 +403,9 @@ class Chunk(Frozen):
     Markdown; ``heading_path`` the headings it sits under, outermost first; ``article_id`` the
     structure tree's article it belongs to (``art-32``); ``pages`` the page numbers of
     document.json; ``boxes`` one per page; ``blocks`` (page, block order) pairs as in
-    :class:`StructureNode`; ``md_start``/``md_end`` the span of document.md it was read from
+    :class:`StructureNode`; ``picture_text`` those of its blocks that are figures whose text
+    read inside the picture the chunk carries after the figure's marker although document.md
+    may print only the marker; ``md_start``/``md_end`` the span of document.md it was read from
     (page-break comments and running headers inside it are not the chunk's text); ``tokens``
     its length in the configured tokenizer's tokens."""
 
@@ -414,6 +416,7 @@ class Chunk(Frozen):
     pages: tuple[int, ...]
     boxes: tuple[ChunkBox, ...]
     blocks: tuple[tuple[int, int], ...]
+    picture_text: tuple[tuple[int, int], ...] = ()
     md_start: int
     md_end: int
     tokens: int

@@ -165,6 +165,15 @@ class OutputOptions(_Options):
     markdown_page_breaks: bool = Field(
         True, description="<!-- page N --> before each page in document.md"
     )
+    picture_text_in_markdown: bool = Field(
+        True,
+        description=(
+            "print the text read inside the PDF's image objects (screenshots, logos, charts) "
+            "after each figure's marker in document.md; false keeps it out of the prose, as "
+            "docling does. It is always kept with its figure in document.json and in "
+            "chunks.jsonl (marked picture_text)"
+        ),
+    )
     chunk_tokens: int = Field(
         512, ge=16, le=65536, description="the most tokens a chunk of chunks.jsonl holds"
     )

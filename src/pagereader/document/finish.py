@@ -88,7 +88,13 @@ def finish_document(read: PagesRead, options: Options) -> DocumentResult:
 def with_view(result: DocumentResult, options: Options) -> DocumentResult:
     """``result`` with its Markdown made from its blocks as ``options`` say (review marks,
     page breaks): the last step of finishing, after every pass that changes blocks."""
-    return with_markdown(result, options.verify.mark_review, options.output.markdown_page_breaks)
+    output = options.output
+    return with_markdown(
+        result,
+        options.verify.mark_review,
+        output.markdown_page_breaks,
+        output.picture_text_in_markdown,
+    )
 
 
 def with_changed_pages(

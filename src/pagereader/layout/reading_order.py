@@ -4,10 +4,15 @@ The body is cut on whitespace. A vertical cut (between columns) is tried first, 
 are read one after the other; when no vertical gap runs through the whole region (a title or a
 footnote spans the columns) the region is cut into horizontal strips instead, and strips that
 only together show a column gutter are joined again so that a coincidental horizontal gap in
-both columns does not interleave them. Only text shows columns here: a logo beside a slide's
-title is not a column, and joining on it would read the lines under the logo before the title.
-A picture behind text (a slide's backdrop, a watermark) takes no part in the cuts: spanning the
-rows, it would leave no whitespace to cut on. It is read just before the first block it holds.
+both columns does not interleave them. Strips are joined too where a gutter through both
+bounds sections that each hold text of both and a headline spans several columns below: a
+newspaper's headlines over groups of its columns, so each story is read down its columns before
+the next (the spanning-headline case of column detection). Strips that are rows of single-line
+cells, three or more side by side, are a table's rows and stay apart: a grid is read across. Only
+text shows columns here: a logo beside a slide's title is not a column, and joining on it would read
+the lines under the logo before the title. A picture behind text (a slide's backdrop, a
+watermark) takes no part in the cuts: spanning the rows, it would leave no whitespace to cut on.
+It is read just before the first block it holds.
 """
 
 from __future__ import annotations
@@ -76,11 +81,46 @@ def _crosses(
     )
 
 
+def _shared_sections(above: list[Block], below: list[Block], min_gap: float, shrink: float) -> bool:
+    """Whether both strips have columns, every section that a gutter through both of them
+    bounds holds text of each, and text above spans several columns below in one of them:
+    side-by-side stories under their own headlines, each read down its columns before the next
+    one. Cards in a grid (one column under each heading) are not stories; they stay in rows."""
+    if not (_has_columns(above, min_gap, shrink) and _has_columns(below, min_gap, shrink)):
+        return False
+    ids = {id(b) for b in above}
+    sections = _split(above + below, 0, min_gap, shrink)
+    lower = [[b for b in section if id(b) not in ids] for section in sections]
+    return (
+        len(sections) > 1
+        and all(part and len(part) < len(s) for part, s in zip(lower, sections, strict=True))
+        and any(_has_columns(part, min_gap, shrink) for part in lower)
+    )
+
+
+_GRID_CELLS = 3
+"""Blocks side by side, each a single line, from which a strip is a row of a grid."""
+
+
+def _grid_row(strip: list[Block]) -> bool:
+    """Whether the strip is a row of single-line cells side by side (a table the layout did not
+    box): rows of a grid are read across, a row at a time, never down its columns."""
+    text = [b for b in strip if b.kind != "figure"]
+    return len(text) >= _GRID_CELLS and all(len(b.lines) == 1 for b in text)
+
+
 def _continues(prev: list[Block], strip: list[Block], min_gap: float, shrink: float) -> bool:
-    """Whether the text of two strips runs on in the same columns: one of them has columns, no
-    text of the other runs over the left edge of their columns, and their union keeps a gutter."""
+    """Whether the text of two strips runs on in the same columns: never two rows of a grid
+    (``_grid_row``); both have columns and each
+    section between gutters through both holds text of each (``_shared_sections``), or one of
+    them has columns, no text of the other runs over the left edge of their columns, and their
+    union keeps a gutter."""
     above = [b for b in prev if b.kind != "figure"]
     below = [b for b in strip if b.kind != "figure"]
+    if _grid_row(above) and _grid_row(below):
+        return False
+    if _shared_sections(above, below, min_gap, shrink):
+        return True
     columned = {id(side): _has_columns(side, min_gap, shrink) for side in (above, below)}
     for side, other in ((above, below), (below, above)):
         if columned[id(side)]:

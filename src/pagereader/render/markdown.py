@@ -1,6 +1,12 @@
 """Markdown of pages and documents. Headers and footers stay in the JSON, out of the prose.
 
-A figure prints what was read in its picture as text after its marker; a deck picture's alt
+Text read inside a picture (a screenshot's dialog, a logo's lettering, a chart's labels) belongs
+to the picture, not to the page's prose: it stays with the figure in document.json and in the
+chunks, and document.md prints it after the figure's marker only when ``picture_text`` asks for
+it (``output.picture_text_in_markdown``, on by default: a page's text drawn as an image is read
+as its text). That holds for the file's own image objects; a
+region a layout model took for a figure on a scan may be text it misread, and its text stays in
+the prose. A deck picture's alt
 text is the author's description of the picture, not text the slide shows, so it goes inside
 the marker (``<!-- figure: a map of the sites -->``), where a reader of the source finds it and a
 rendered page does not show it as slide text.
@@ -27,6 +33,9 @@ DESCRIBED_SOURCES = frozenset({"pptx-picture", "pptx-object", "docx-picture"})
 """Figure sources whose text is the alt text of the picture (a deck's or a DOCX's pictures are
 not OCRed)."""
 _BULLET_GLYPH = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶‣⁃∙·]\s*")
+PICTURE_SOURCES = frozenset({"pdf-image"})
+"""Figure sources that are pictures by the file's own account (its image objects), whose OCR
+text is picture text: left out of the prose unless asked for."""
 
 
 def _bulleted(text: str) -> str:
@@ -46,8 +55,9 @@ def _list_item(line: str) -> str:
     return "- " + _BULLET.sub("", line).strip()
 
 
-def block_markdown(result: BlockResult) -> str:
-    """One block as Markdown; empty for furniture and for blocks nobody could read."""
+def block_markdown(result: BlockResult, picture_text: bool = False) -> str:
+    """One block as Markdown; empty for furniture and for blocks nobody could read. A figure is
+    its marker, with the text read inside it after the marker when ``picture_text``."""
     kind = result.block.kind
     text = result.text.strip()
     if kind not in ("table", "formula"):  # a table's HTML is the output; TeX is no HTML
@@ -67,7 +77,8 @@ def block_markdown(result: BlockResult) -> str:
         if result.block.source in DESCRIBED_SOURCES:
             alt = " ".join(result.text.split()).replace("--", "- -")
             return f"<!-- figure: {alt} -->" if alt else "<!-- figure -->"
-        return "<!-- figure -->" + (f"\n\n{text}" if text else "")
+        printed = picture_text or result.block.source not in PICTURE_SOURCES
+        return "<!-- figure -->" + (f"\n\n{text}" if text and printed else "")
     if kind == "caption":
         return f"*{text}*" if text else ""
     return _bulleted(text)
@@ -82,14 +93,18 @@ def notes_markdown(notes: str) -> str:
 
 
 def page_markdown(
-    results: Sequence[BlockResult], notes: str = "", mark_review: bool = False
+    results: Sequence[BlockResult],
+    notes: str = "",
+    mark_review: bool = False,
+    picture_text: bool = False,
 ) -> str:
     """A page's blocks in reading order, then its speaker notes; with ``mark_review``, an HTML
-    comment before each block the verifier flagged for a person to check."""
+    comment before each block the verifier flagged for a person to check; with
+    ``picture_text``, the text read inside pictures after their markers."""
     ordered = sorted(results, key=lambda r: r.block.order)
     parts = []
     for result in ordered:
-        text = block_markdown(result)
+        text = block_markdown(result, picture_text)
         if not text:
             continue
         marker = review_marker(result) if mark_review else ""
@@ -119,20 +134,22 @@ def document_markdown(pages: Sequence[PageResult], page_breaks: bool = True) -> 
     return "\n\n".join(chunks).strip() + "\n"
 
 
-def with_markdown(result: DocumentResult, mark_review: bool, page_breaks: bool) -> DocumentResult:
+def with_markdown(
+    result: DocumentResult, mark_review: bool, page_breaks: bool, picture_text: bool = False
+) -> DocumentResult:
     """``result`` with the Markdown of each page and of the whole made from its blocks, notes
     and errors: the one place the Markdown is made. The ``markdown`` fields are this view's,
     never set by anything else; the document layer applies it last, after every pass that
     changes blocks, and a reviewer's correction applies it again, so document.md, the pages'
     Markdown in document.json and the chunks' offsets always come from the blocks as they are.
     ``mark_review``: a comment before each flagged block; ``page_breaks``: one before each
-    page."""
+    page; ``picture_text``: the text read inside pictures after their markers."""
     pages = tuple(
         page.model_copy(
             update={
                 "markdown": ""
                 if unread(page)
-                else page_markdown(page.blocks, page.notes, mark_review)
+                else page_markdown(page.blocks, page.notes, mark_review, picture_text)
             }
         )
         for page in result.pages
@@ -154,7 +171,8 @@ class MarkdownSpans:
 def markdown_spans(result: DocumentResult) -> MarkdownSpans:
     """The spans of ``result.markdown`` that each page, block and page's notes was written
     to, found in order (each page's Markdown after the one before, each block's inside its
-    page), so whatever options built the document the offsets are those of its text."""
+    page), so whatever options built the document the offsets are those of its text (a
+    figure's with the text read inside it where document.md prints that, else its marker's)."""
     spans = MarkdownSpans()
     text = result.markdown
     cursor = 0
@@ -166,8 +184,12 @@ def markdown_spans(result: DocumentResult) -> MarkdownSpans:
         spans.pages[page.index] = (start, start + len(body))
         inner = start
         for block in sorted(page.blocks, key=lambda r: r.block.order):
-            piece = block_markdown(block)
-            at = text.find(piece, inner, start + len(body)) if piece else -1
+            piece, at = "", -1
+            for form in dict.fromkeys((block_markdown(block, True), block_markdown(block))):
+                at = text.find(form, inner, start + len(body)) if form else -1
+                if at >= 0:
+                    piece = form
+                    break
             if at >= 0:
                 spans.blocks[(page.index, block.block.order)] = (at, at + len(piece))
                 inner = at + len(piece)

@@ -242,8 +242,11 @@ def _chunk(
     boxes: dict[int, BBox] = {}
     pages: set[int] = set()
     spans: list[tuple[int, int]] = []
+    pictures: list[tuple[int, int]] = []
     for atom in draft.atoms:
         piece = atom.piece
+        if piece.picture_text:
+            pictures.extend(b for b in piece.blocks if b not in pictures)
         spans.append(piece.md_of(*atom.span))
         pages.update(piece.pages if not piece.segments else ())
         for segment in piece.covering(*atom.span):
@@ -261,6 +264,7 @@ def _chunk(
         pages=tuple(sorted(pages)),
         boxes=tuple(_box(page, box, scales.get(page)) for page, box in sorted(boxes.items())),
         blocks=tuple(blocks),
+        picture_text=tuple(pictures),
         md_start=min(a for a, _ in spans),
         md_end=max(b for _, b in spans),
         tokens=count(text),

@@ -2,7 +2,9 @@
 column breaks: a paragraph a page break cuts is one piece again (joined as the lines of one
 block are: no space in Chinese, a word broken by a hyphen whole), a table that runs on at the
 top of the next page is one table (its repeated header row dropped), and running headers,
-footers and page numbers (blocks of kind header or footer) are left out.
+footers and page numbers (blocks of kind header or footer) are left out. A figure's piece holds
+the text read inside its picture after its marker even where document.md prints only the marker
+(``picture_text``), so a search finds a screenshot by what it shows.
 
 Each piece keeps the blocks it was read from, its box on each page, and the span of
 document.md it was written to, so a chunk made of pieces can say where it came from."""
@@ -12,7 +14,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, replace
 
-from pagereader.render.markdown import markdown_spans, notes_markdown
+from pagereader.render.markdown import PICTURE_SOURCES, markdown_spans, notes_markdown
 from pagereader.structure.headings import heading_text
 from pagereader.structure.numbering import ITEM, opening
 from pagereader.structure.tree import BODY_KINDS, block_parts, carry
@@ -65,6 +67,9 @@ class Piece:
     heading_path: tuple[str, ...] = ()
     """The headings open above the piece's first block (structure/headings.py)."""
     part_heading: bool = False  # the heading of a part, chapter or section of a statute
+    picture_text: bool = False
+    """A figure's piece carrying the text read inside its picture, which document.md leaves
+    out."""
     first_on_page: bool = False
 
     @property
@@ -155,6 +160,12 @@ def _block_pieces(
         piece = Piece(
             block.block.kind, piece_text, [segment], page, md, part=part, parts=len(parts)
         )
+        read = block.text.strip()
+        ocr_figure = block.block.kind == "figure" and block.block.source in PICTURE_SOURCES
+        if ocr_figure and read and read not in piece_text:
+            piece.text = f"{piece_text}\n\n{read}"
+            piece.segments = [replace(segment, verbatim=False)]
+            piece.picture_text = True
         if block.block.kind == "table":
             tables = read_tables(piece_text)
             piece.table = without_unused_columns(tables[0]) if len(tables) == 1 else None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pagereader.layout.reading_order import order_blocks
-from pagereader.types import BBox, Block, BlockKind
+from pagereader.types import BBox, Block, BlockKind, TextLine
 
 W, H = 612.0, 792.0
 
@@ -151,3 +151,54 @@ def test_two_columns_of_centred_box_labels_are_read_one_column_at_a_time() -> No
     blocks += [blk(f"R{i}", box) for i, box in enumerate(right)]
     expected = ["title", "L0", "L1", "L2", "L3", "R0", "R1", "R2", "R3", "R4"]
     assert names(order_blocks(blocks, 720, 540)) == expected
+
+
+def newspaper_page() -> list[Block]:
+    """A six-column broadsheet: a masthead over the page, one story's headline over columns
+    1-3 and another's over columns 4-6 (its deck over 4-5, a photo caption in column 6), each
+    story's paragraphs staggered down its columns so no horizontal gap runs across a story."""
+    col = 88.0
+    blocks = [blk("masthead", (20, 20, 20 + 6 * col, 70), "title")]
+    blocks.append(blk("A-head", (20, 80, 20 + 3 * col - 8, 120), "title"))
+    blocks.append(blk("B-head", (20 + 3 * col, 80, 20 + 6 * col - 8, 120), "title"))
+    blocks.append(blk("B-deck", (20 + 3 * col, 125, 20 + 5 * col - 8, 140)))
+    for c in range(6):
+        x0 = 20 + c * col
+        story = "A" if c < 3 else "B"
+        top = 150 + 17 * c
+        for p in range(3):
+            y0 = top + p * 190
+            blocks.append(blk(f"{story}{c + 1}.{p + 1}", (x0, y0, x0 + col - 8, y0 + 180)))
+    return blocks
+
+
+def test_a_newspaper_is_read_story_by_story_and_column_by_column() -> None:
+    ordered = names(order_blocks(newspaper_page(), W, H))
+    columns = [[f"{'A' if c < 3 else 'B'}{c + 1}.{p}" for p in (1, 2, 3)] for c in range(6)]
+    assert ordered == [
+        "masthead",
+        "A-head",
+        *columns[0],
+        *columns[1],
+        *columns[2],
+        "B-head",
+        "B-deck",
+        *columns[3],
+        *columns[4],
+        *columns[5],
+    ]
+
+
+def test_an_unboxed_table_on_a_slide_is_read_row_by_row() -> None:
+    def cell(name: str, x: float, y: float) -> Block:
+        box: BBox = (x, y, x + 90, y + 14)
+        return Block(kind="text", bbox=box, source=name, lines=(TextLine(text=name, bbox=box),))
+
+    rows = [[f"r{r}c{c}" for c in range(4)] for r in range(4)]
+    blocks = [
+        cell(name, 60 + 120 * c, 150 + 30 * r)
+        for r, row in enumerate(rows)
+        for c, name in enumerate(row)
+    ]
+    ordered = names(order_blocks([blk("title", (60, 60, 540, 100), "title"), *blocks[::-1]], W, H))
+    assert ordered == ["title", *(name for row in rows for name in row)]
