@@ -41,9 +41,12 @@ def _bulleted(text: str) -> str:
 
 
 def _list_item(line: str) -> str:
+    """One list line as a Markdown item, nested as deep as the line is indented (a deck's
+    outline level, two spaces a level)."""
+    indent = " " * (len(line) - len(line.lstrip(" ")))
     if _NUMBERED.match(line):
-        return line.strip()
-    return "- " + _BULLET.sub("", line).strip()
+        return indent + line.strip()
+    return indent + "- " + _BULLET.sub("", line).strip()
 
 
 def block_markdown(result: BlockResult) -> str:
