@@ -30,3 +30,15 @@ def test_the_title_is_the_slides_top_heading_and_read_first(tmp_path: Path) -> N
         flat = " ".join(body)
         for text in slide.body:
             assert text in flat, (page.index, text, lines)
+
+
+def test_bullets_printed_further_in_are_nested(tmp_path: Path) -> None:
+    """The second slide's officers are printed under ``Officers``, further in: one level
+    deeper in the Markdown; the first-level bullet stays at the top level."""
+    pdf = tmp_path / "slides.pdf"
+    board = write_titled_slides(pdf)[1]
+    page = parse(pdf).pages[1]
+    lines = _content(page.markdown)
+    assert f"- {board.body[0]}" in lines
+    for text in board.body[1:]:
+        assert f"  - {text}" in lines, (text, lines)

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from pagereader.render.list_nesting import list_depths, nested
 from pagereader.render.md_escape import escape_html
 from pagereader.render.review import review_marker
 from pagereader.text.tables import html_to_table
@@ -87,12 +88,13 @@ def notes_markdown(notes: str) -> str:
 def page_markdown(
     results: Sequence[BlockResult], notes: str = "", mark_review: bool = False
 ) -> str:
-    """A page's blocks in reading order, then its speaker notes; with ``mark_review``, an HTML
-    comment before each block the verifier flagged for a person to check."""
+    """A page's blocks in reading order (a list item printed further in nested deeper), then
+    its speaker notes; with ``mark_review``, an HTML comment before each block the verifier
+    flagged for a person to check."""
     ordered = sorted(results, key=lambda r: r.block.order)
     parts = []
-    for result in ordered:
-        text = block_markdown(result)
+    for result, depth in zip(ordered, list_depths(ordered), strict=True):
+        text = nested(block_markdown(result), depth if result.level is None else 0)
         if not text:
             continue
         marker = review_marker(result) if mark_review else ""
