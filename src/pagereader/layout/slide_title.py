@@ -77,9 +77,12 @@ def _could_be_title(block: Block, height: float) -> bool:
 
 
 def slide_title(blocks: Sequence[Block], width: float, height: float) -> int | None:
-    """Index of the slide's title among ``blocks``, or None (not a slide, or no text set
-    clearly larger than the rest of its body)."""
+    """Index of the slide's title among ``blocks``, or None (not a slide, a slide of one text,
+    or no text set clearly larger than the rest of its body)."""
     if not is_slide_page(width, height):
+        return None
+    texts = [b for b in blocks if b.kind in _BODY_KINDS and _size(b) > 0]
+    if len(texts) < 2:  # a lone word on a slide is as likely body text as a title
         return None
     body = [
         (i, b)
