@@ -11,7 +11,7 @@ label), is joined to that line here, so paragraphs and reading order see one row
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pagereader.layout.line_text import join_lines, union
 from pagereader.types import BBox, TextLine
@@ -115,6 +115,7 @@ def attach_labels(lines: Sequence[TextLine], keep_apart: Sequence[BBox] = ()) ->
     ]
     if not accepted:
         return list(lines)
+    accepted += _aligned_pairs(lines, accepted, free)
     labels = {label for label, _ in accepted}
     joined = {body: _merged(lines[label], lines[body]) for label, body in accepted}
     logger.debug(
@@ -123,6 +124,42 @@ def attach_labels(lines: Sequence[TextLine], keep_apart: Sequence[BBox] = ()) ->
         [join_lines([lines[label]]) for label, _ in accepted],
     )
     return [joined.get(i, line) for i, line in enumerate(lines) if i not in labels]
+
+
+def _aligned_pairs(
+    lines: Sequence[TextLine], accepted: Sequence[tuple[int, int]], free: Callable[[TextLine], bool]
+) -> list[tuple[int, int]]:
+    """Labels of a known label column whose row's text starts in the known text column.
+
+    Once the page's label and text columns are seen, a label far from its text (``제4조`` is
+    shorter than ``제3조의2``, so its gap to the text column is wider) or beside a short text
+    (``本法自公布日施行。``) is placed by where the two columns are, not by its own gap and width.
+    """
+    taken = {i for pair in accepted for i in pair}
+    label_edges = [lines[label].bbox[0] for label, _ in accepted]
+    body_edges = [lines[body].bbox[0] for _, body in accepted]
+    found: list[tuple[int, int]] = []
+    for index, line in enumerate(lines):
+        box, height = line.bbox, _height(line.bbox)
+        if index in taken or not _looks_like_label(line) or not free(line):
+            continue
+        if not any(abs(edge - box[0]) <= height for edge in label_edges):
+            continue
+        beside = [
+            other
+            for other, candidate in enumerate(lines)
+            if other not in taken
+            and other != index
+            and free(candidate)
+            and _same_row(box, candidate.bbox)
+            and candidate.bbox[0] >= box[2] - 0.5 * height
+            and any(abs(edge - candidate.bbox[0]) <= height for edge in body_edges)
+        ]
+        if beside:
+            body = min(beside, key=lambda other: lines[other].bbox[0])
+            found.append((index, body))
+            taken.update((index, body))
+    return found
 
 
 def _in_column(index: int, labels: Sequence[int], lines: Sequence[TextLine]) -> bool:

@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from pagereader.render.list_nesting import list_depths, nested
 from pagereader.render.md_escape import escape_html
 from pagereader.render.review import review_marker
 from pagereader.text.tables import html_to_table
@@ -50,9 +51,12 @@ def _bulleted(text: str) -> str:
 
 
 def _list_item(line: str) -> str:
+    """One list line as a Markdown item, nested as deep as the line is indented (a deck's
+    outline level, two spaces a level)."""
+    indent = " " * (len(line) - len(line.lstrip(" ")))
     if _NUMBERED.match(line):
-        return line.strip()
-    return "- " + _BULLET.sub("", line).strip()
+        return indent + line.strip()
+    return indent + "- " + _BULLET.sub("", line).strip()
 
 
 def block_markdown(result: BlockResult, picture_text: bool = False) -> str:
@@ -98,13 +102,14 @@ def page_markdown(
     mark_review: bool = False,
     picture_text: bool = False,
 ) -> str:
-    """A page's blocks in reading order, then its speaker notes; with ``mark_review``, an HTML
-    comment before each block the verifier flagged for a person to check; with
-    ``picture_text``, the text read inside pictures after their markers."""
+    """A page's blocks in reading order (a list item printed further in nested deeper), then
+    its speaker notes; with ``mark_review``, an HTML comment before each block the verifier
+    flagged for a person to check; with ``picture_text``, the text read inside pictures after
+    their markers."""
     ordered = sorted(results, key=lambda r: r.block.order)
     parts = []
-    for result in ordered:
-        text = block_markdown(result, picture_text)
+    for result, depth in zip(ordered, list_depths(ordered), strict=True):
+        text = nested(block_markdown(result, picture_text), depth if result.level is None else 0)
         if not text:
             continue
         marker = review_marker(result) if mark_review else ""

@@ -166,7 +166,8 @@ def _text_item(shape: Any, box: BBox, kind_of: Any) -> ShapeItem | None:
     paragraphs = [p for p in shape.text_frame.paragraphs if _paragraph_text(p)]
     if not paragraphs:
         return None
-    text = "\n".join(_numbered(paragraphs))
+    texts = _numbered(paragraphs)
+    text = "\n".join(texts)
     kind: BlockKind = "text"
     if kind_of in _TITLES:
         kind = "title"
@@ -174,9 +175,29 @@ def _text_item(shape: Any, box: BBox, kind_of: Any) -> ShapeItem | None:
         kind = "footer"
     elif any(_bulleted(p, kind_of in _BULLETED) for p in paragraphs):
         kind = "list"
+        text = "\n".join(_nested(paragraphs, texts))
     elif _CAPTION.match(text):
         kind = "caption"
     return ShapeItem(kind=kind, box=box, text=text, name=str(shape.name))
+
+
+LIST_INDENT = "  "
+"""A list item's text starts with this once per level below the list's top level, so that
+the Markdown nests it (its text read without whitespace is unchanged)."""
+
+
+def _nested(paragraphs: list[Any], texts: list[str]) -> list[str]:
+    """List paragraphs indented by their outline level: one step deeper than the nearest item
+    above them of a lower level (a Markdown list cannot skip a level)."""
+    out: list[str] = []
+    above: list[int] = []
+    for paragraph, text in zip(paragraphs, texts, strict=True):
+        level = int(paragraph.level or 0)
+        while above and above[-1] >= level:
+            above.pop()
+        out.append("\n".join(LIST_INDENT * len(above) + line for line in text.split("\n")))
+        above.append(level)
+    return out
 
 
 def _table(graphic_frame: Any) -> Table:

@@ -18,6 +18,7 @@ from pagereader.layout.label_columns import attach_labels
 from pagereader.layout.paragraphs import group_lines
 from pagereader.layout.reading_order import order_blocks
 from pagereader.layout.regions import merge_layout_regions
+from pagereader.layout.slide_title import title_first
 from pagereader.layout.table_detect import find_word_tables
 from pagereader.layout.table_words import WORDS_SOURCE
 from pagereader.runtime import Runtime
@@ -195,7 +196,8 @@ def _layout(state: PageState, ctx: Runtime) -> list[Block]:
     blocks = digital_blocks(state) if state.trusted_text else scan_blocks(state, ctx)
     state.budget.check("layout")
     blocks = outer_page_numbers(blocks, page.height)
-    return order_blocks(furniture_rows(blocks), page.width, page.height)
+    ordered = order_blocks(furniture_rows(blocks), page.width, page.height)
+    return title_first(ordered, page.width, page.height)
 
 
 async def run_layout(ctx: Runtime, state: PageState) -> PageState:

@@ -3,7 +3,7 @@
 A heading is a title block; a body block that opens a statute heading (``第二章 總則``,
 ``제2장 국민의 권리와 의무``, ``Chapter 3``: numbering.py), which a page often sets in body type;
 or a text block of one short line that the text layer sets apart from the body (larger type, or
-bold where the body is not).
+bold where the body is not) and that is not a date.
 Each heading has a *style*: its numbering (the statute's units, ``Section 4``, ``1`` / ``1.1`` /
 ``1.1.1``, ``I.``, ``A.``, ``一、``, ``（一）``, ``가.``, ``(1)``) or, unnumbered, its type size
 (the text layer's font size; a scan's line height). Headings nest as an outline is read:
@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from pagereader.layout.block_kinds import body_font_size, is_page_number
 from pagereader.layout.line_text import size_of
+from pagereader.layout.slide_title import is_date
 from pagereader.structure.numbering import LEVELS, MAX_HEADING_CHARS, opening
 from pagereader.structure.tree import block_parts
 from pagereader.types import BlockResult, PageResult, TextLine
@@ -152,6 +153,8 @@ def set_apart(result: BlockResult, body: Body) -> bool:
     if result.block.kind != "text" or len(lines) != 1 or body.size <= 0:
         return False
     if len(text) > MAX_SET_APART_CHARS or text[-1] in _STOPS or is_page_number(text):
+        return False
+    if is_date(text):  # a cover's or a letter's date, however large: no heading
         return False
     opened = opening(text)
     if opened is not None and opened.kind == "article":  # an article's label is no heading

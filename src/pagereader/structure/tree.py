@@ -11,6 +11,7 @@ paragraph is cut at a page break.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -77,6 +78,9 @@ def carry(before: str, after: str) -> str:
 
 
 _NOWHERE = (0.0, 0.0, 0.0, 0.0)
+_CITES_PART = re.compile(r"^(?:제\s*\d+\s*[항호]|第)")
+"""Text after an article number that names a part of that article (``제4조제1항``): a
+reference, wherever its line starts."""
 
 
 def block_parts(block: BlockResult) -> list[str]:
@@ -85,24 +89,41 @@ def block_parts(block: BlockResult) -> list[str]:
     one block. A later line opens one when it is a heading, an article's label alone on its
     line (the code-book style), or an article after a line that ended its sentence; a line
     that merely starts with an article number is a cross-reference wrapped to the line's start
-    as often as it is an article. The block's layout lines are used when its text is theirs
-    (an embedded engine's reading, joined as the page joins them); a served model's answer is
-    cut at its own line breaks."""
+    as often as it is an article, unless the layout says otherwise: after a list, a line that
+    starts left of the line above it (an article label in its column, the subparagraphs in the
+    text column) opens its article whatever the last subparagraph ends with. The block's
+    layout lines are used when its text is theirs (an embedded engine's reading, joined as the
+    page joins them); a served model's answer is cut at its own line breaks."""
     text = (block.text or "").strip()
     lines = [line for line in block.block.lines if line.text.strip()]
     if not lines or _bare("".join(line.text for line in lines)) != _bare(text):
         return ["\n".join(part) for part in _cut([ln for ln in text.split("\n")], str)]
-    return [join_lines(part) for part in _cut(lines, lambda line: line.text.strip())]
+    return [join_lines(part) for part in _cut(lines, lambda line: line.text.strip(), _outdented)]
 
 
-def _cut(lines: Sequence[T], text_of: Callable[[T], str]) -> list[list[T]]:
+def _cut(
+    lines: Sequence[T],
+    text_of: Callable[[T], str],
+    outdented: Callable[[T, T], bool] | None = None,
+) -> list[list[T]]:
     parts: list[list[T]] = [[]]
     for index, line in enumerate(lines):
         opened = opening(text_of(line)) if index else None
-        if opened is not None and parts[-1] and _cuts(opened, text_of(lines[index - 1])):
-            parts.append([])
+        if opened is not None and parts[-1]:
+            before = lines[index - 1]
+            in_list = any(ITEM.match(text_of(earlier)) for earlier in parts[-1])
+            left = outdented is not None and in_list and outdented(line, before)
+            if _cuts(opened, text_of(before)) or (left and not _CITES_PART.match(opened.rest)):
+                parts.append([])
         parts[-1].append(line)
     return parts
+
+
+def _outdented(line: TextLine, before: TextLine) -> bool:
+    """True when ``line`` starts left of ``before`` by more than a line height: it leaves the
+    column ``before`` was written in."""
+    height = max(line.bbox[3] - line.bbox[1], 1.0)
+    return before.bbox[0] - line.bbox[0] > height
 
 
 def _bare(text: str) -> str:

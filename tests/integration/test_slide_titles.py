@@ -1,0 +1,44 @@
+"""Slides printed to PDF, made by code (tests/fixtures/slide_titles.py), read for real: each
+slide's title is its top heading and the first thing read on it, whether it wraps over two
+lines above a large date, sits beside a list that a column reader would read first, or comes
+under a date in the corner; a date is never a heading, and the body keeps all its text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pagereader.pipeline import parse
+
+from fixtures.slide_titles import write_titled_slides
+
+
+def _content(markdown: str) -> list[str]:
+    return [line for line in markdown.splitlines() if line.strip() and not line.startswith("<!--")]
+
+
+def test_the_title_is_the_slides_top_heading_and_read_first(tmp_path: Path) -> None:
+    pdf = tmp_path / "slides.pdf"
+    slides = write_titled_slides(pdf)
+    result = parse(pdf)
+    assert len(result.pages) == len(slides)
+    for page, slide in zip(result.pages, slides, strict=True):
+        lines = _content(page.markdown)
+        headings = [line for line in lines if line.startswith("#")]
+        assert headings == [f"# {slide.title}"], (page.index, lines)
+        assert lines[0] == f"# {slide.title}", (page.index, lines)
+        body = lines[1:]
+        flat = " ".join(body)
+        for text in slide.body:
+            assert text in flat, (page.index, text, lines)
+
+
+def test_bullets_printed_further_in_are_nested(tmp_path: Path) -> None:
+    """The second slide's officers are printed under ``Officers``, further in: one level
+    deeper in the Markdown; the first-level bullet stays at the top level."""
+    pdf = tmp_path / "slides.pdf"
+    board = write_titled_slides(pdf)[1]
+    page = parse(pdf).pages[1]
+    lines = _content(page.markdown)
+    assert f"- {board.body[0]}" in lines
+    for text in board.body[1:]:
+        assert f"  - {text}" in lines, (text, lines)
