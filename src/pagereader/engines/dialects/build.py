@@ -6,14 +6,16 @@ model wrote it."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from pagereader.engines.dialects.common import (
     BLOCK_WITHOUT_BOX,
     AnswerBlock,
     Frame,
+    kind_of,
     warning,
 )
-from pagereader.engines.dialects.html_blocks import Element, markup_of
+from pagereader.engines.dialects.html_blocks import Element, markup_of, split_html
 from pagereader.engines.dialects.markdown_blocks import Segment
 from pagereader.engines.dialects.repair import repair_table_html
 from pagereader.render.otsl import is_otsl, otsl_to_table
@@ -153,6 +155,37 @@ def element_block(
         return table_block(label, bbox, markup_of(source, element), notes, located=located)
     level = element.level if kind == "title" else None
     return text_block(kind, label, bbox, element.text, located=located, level=level)
+
+
+def html_blocks(
+    body: str,
+    frame: Frame,
+    located: bool,
+    documented: frozenset[str],
+    label_of: Callable[[Element], str],
+    what_of: Callable[[Element, str], str],
+    notes: list[str],
+) -> list[AnswerBlock]:
+    """The blocks of an HTML answer (qwenvl-html, chandra): each element's label (``label_of``)
+    gives its kind, its ``data-bbox`` its place when the answer has boxes (``what_of`` names the
+    element in a note about its box), the whole page otherwise; elements with nothing read are
+    left out, pictures kept."""
+    blocks = []
+    for element in split_html(body, located=located):
+        label = label_of(element)
+        box = read_box(element.attrs["data-bbox"]) if "data-bbox" in element.attrs else None
+        if located:
+            bbox, has_box = place(box, frame, what_of(element, label), notes)
+        else:
+            bbox, has_box = frame.page, False
+        kind, label_notes = kind_of(label, documented, bbox, frame)
+        notes.extend(label_notes)
+        if kind is None:
+            continue
+        block = element_block(body, element, kind, label, bbox, has_box, notes)
+        if block.text or block.kind == "figure":
+            blocks.append(block)
+    return blocks
 
 
 _FORM_KINDS: dict[str, BlockKind] = {

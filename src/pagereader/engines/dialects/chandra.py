@@ -9,17 +9,16 @@ the prompt that was sent.
 
 from __future__ import annotations
 
-from pagereader.engines.dialects.build import element_block, place, read_box
+from pagereader.engines.dialects.build import html_blocks
 from pagereader.engines.dialects.common import (
     NO_BOXES,
     NOT_IN_DIALECT,
     Frame,
     PageAnswer,
     fold_label,
-    kind_of,
     warning,
 )
-from pagereader.engines.dialects.html_blocks import HAS_BOX, split_html
+from pagereader.engines.dialects.html_blocks import HAS_BOX
 from pagereader.engines.dialects.repair import cut_open_tag, strip_fence
 
 NAME = "chandra"
@@ -60,21 +59,15 @@ def parse(answer: str, frame: Frame) -> PageAnswer:
     located = bool(HAS_BOX.search(body))
     if not located:
         notes.append(warning(NO_BOXES, "no data-bbox in the answer; every block is the page"))
-    blocks = []
-    for element in split_html(body, located=located):
-        label = element.attrs.get("data-label", "") or "Text"
-        box = read_box(element.attrs["data-bbox"]) if "data-bbox" in element.attrs else None
-        if located:
-            bbox, has_box = place(box, frame, f"a {label} block", notes)
-        else:
-            bbox, has_box = frame.page, False
-        kind, label_notes = kind_of(label, DOCUMENTED, bbox, frame)
-        notes.extend(label_notes)
-        if kind is None:
-            continue
-        block = element_block(body, element, kind, label, bbox, has_box, notes)
-        if block.text or block.kind == "figure":
-            blocks.append(block)
+    blocks = html_blocks(
+        body,
+        frame,
+        located,
+        DOCUMENTED,
+        lambda element: element.attrs.get("data-label", "") or "Text",
+        lambda _, label: f"a {label} block",
+        notes,
+    )
     return PageAnswer(
         dialect=NAME,
         raw=answer,

@@ -10,17 +10,16 @@ without boxes, read here block by block with the whole page as every box.
 
 from __future__ import annotations
 
-from pagereader.engines.dialects.build import element_block, place, read_box
+from pagereader.engines.dialects.build import html_blocks
 from pagereader.engines.dialects.common import (
     NO_BOXES,
     NOT_IN_DIALECT,
     PREAMBLE,
     Frame,
     PageAnswer,
-    kind_of,
     warning,
 )
-from pagereader.engines.dialects.html_blocks import HAS_BOX, Element, split_html
+from pagereader.engines.dialects.html_blocks import HAS_BOX, Element
 from pagereader.engines.dialects.repair import cut_open_tag, strip_fence
 
 NAME = "qwenvl-html"
@@ -82,21 +81,15 @@ def parse(answer: str, frame: Frame) -> PageAnswer:
     located = bool(HAS_BOX.search(body))
     if not located:
         notes.append(warning(NO_BOXES, "no data-bbox in the answer; every block is the page"))
-    blocks = []
-    for element in split_html(body, located=located):
-        label = _label(element) if element.tag else "text"
-        box = read_box(element.attrs["data-bbox"]) if "data-bbox" in element.attrs else None
-        if located:
-            bbox, has_box = place(box, frame, f"<{element.tag}>", notes)
-        else:
-            bbox, has_box = frame.page, False
-        kind, label_notes = kind_of(label, DOCUMENTED, bbox, frame)
-        notes.extend(label_notes)
-        if kind is None:
-            continue
-        block = element_block(body, element, kind, label, bbox, has_box, notes)
-        if block.text or block.kind == "figure":
-            blocks.append(block)
+    blocks = html_blocks(
+        body,
+        frame,
+        located,
+        DOCUMENTED,
+        lambda element: _label(element) if element.tag else "text",
+        lambda element, _: f"<{element.tag}>",
+        notes,
+    )
     return PageAnswer(
         dialect=NAME,
         raw=answer,
