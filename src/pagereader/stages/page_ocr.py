@@ -33,6 +33,7 @@ from pagereader.protocols import (
 )
 from pagereader.runtime import Capabilities
 from pagereader.sources.base import RenderedPage
+from pagereader.stages.han_spans import read_han_spans
 from pagereader.text.chars import count_scripts
 from pagereader.types import BBox, Script, TextLine
 
@@ -74,8 +75,9 @@ def read_page_lines(
         detection = detector.detect(page.image)
     if script in STRIP_SCRIPTS:
         try:
+            numbers = engines.script_reader("unknown", options)  # PP-OCR: ①, Han
             found, numbered = read_detected_lines(
-                page.image, detection, detector, reader, workers=options.threads
+                page.image, detection, detector, reader, workers=options.threads, han=numbers
             )
         except subprocess.TimeoutExpired as exc:
             raise EngineError(
@@ -84,7 +86,6 @@ def read_page_lines(
                 page=page.index,
                 hint="check the page image (a huge or broken raster?) or pass --dpi lower",
             ) from exc
-        numbers = engines.script_reader("unknown", options)  # PP-OCR knows circled numbers
         found = restore_circled_numbers(page.image, found, numbers, detection.bboxes(), numbered)
     else:
         found = detected_lines(detection, reader.read(detector.crop(page.image, detection.quads)))
@@ -119,13 +120,15 @@ def read_detected_lines(
     reader: LineReader,
     workers: int = 1,
     strips: int = STRIPS,
+    han: LineReader | None = None,
 ) -> tuple[list[TextLine], set[BBox]]:
     """The strip reader's (Tesseract's) reading of every detected line (straightened crops stacked
     in ``strips`` strips), read by up to ``workers`` processes side by side (each Tesseract on one
     thread). Each crop is read on its own row (Tesseract still adapts over a strip, so a split may
     move a space or a doubtful glyph). A line read as nothing keeps its box with empty text. With
     the lines, the boxes of those that may start with a clause number Tesseract misread or dropped
-    (see :func:`may_lead_with_number`)."""
+    (see :func:`may_lead_with_number`). With ``han``, the Han characters in a line's brackets are
+    read by it (see :mod:`pagereader.stages.han_spans`)."""
     if len(detection.quads) == 0:
         return [], set()
     crops = detector.crop(image, detection.quads)
@@ -134,6 +137,8 @@ def read_detected_lines(
         reads = pool.map(lambda r: reader.read(crops[r[0] : r[1]]), ranges)
         read = [item for chunk in reads for item in chunk]
         read = reread_doubtful(crops, read, reader, pool)
+    if han is not None:
+        read = read_han_spans(crops, read, reader, han)
     boxes = detection.bboxes()
     lines = [
         TextLine(text=r.text, bbox=box, confidence=r.confidence)

@@ -93,3 +93,14 @@ def reads_traditional(texts: Iterable[str]) -> bool:
             traditional += _traditional_only(ch)
             simplified += _simplified_only(ch)
     return traditional > 0 and traditional >= TRADITIONAL_MARGIN * simplified
+
+
+@functools.cache
+def traditional_form(char: str) -> str:
+    """OpenCC's standard Traditional form of a character only Simplified text uses (强 becomes
+    強), any other character unchanged: the forms Hanja in Korean text are printed in, which
+    are not always Taiwan's (Korea prints 僞 where Taiwan prints 偽)."""
+    if not _simplified_only(char):
+        return char
+    written = _converter("s2t").convert(char)
+    return written if len(written) == 1 else char
