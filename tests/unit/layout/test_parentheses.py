@@ -22,7 +22,7 @@ LINE = "어머니(아버지)는 1l 이다 (서)가 거기 있다."
 def _line(font_file: str, size: int, text: str) -> np.ndarray:
     font = ImageFont.truetype(font_file, size)
     _, top, right, bottom = font.getbbox(text)
-    image = Image.new("RGB", (right + 20, bottom - top + 16), "white")
+    image = Image.new("RGB", (int(right) + 20, int(bottom - top) + 16), "white")
     ImageDraw.Draw(image).text((10, 8 - top), text, font=font, fill="black")
     return np.asarray(image)
 
