@@ -32,11 +32,12 @@ MAX_SPAN = 12.0
 
 @dataclass(frozen=True)
 class Bracket:
-    """One bracket's kind and its ink's columns in the crop (``right`` exclusive)."""
+    """One bracket's kind, its ink's columns in the crop (``right`` exclusive) and height."""
 
     kind: Literal["(", ")"]
     left: int
     right: int
+    height: int
 
 
 def ink(crop: np.ndarray) -> np.ndarray:
@@ -90,21 +91,20 @@ def find_brackets(dark: np.ndarray) -> list[Bracket]:
             continue
         kind = _bow(labels[y : y + height, x : x + width] == index)
         if kind is not None:
-            found.append(Bracket(kind, x, x + width))
+            found.append(Bracket(kind, x, x + width, height))
     return sorted(found, key=lambda b: b.left)
 
 
-def bracket_spans(brackets: list[Bracket], height: int) -> list[tuple[int, int]]:
-    """Each ``(`` with the first ``)`` after it, as the columns from one's left to the other's
-    right; an opening met again before a close starts the span anew, and a span longer than
-    ``MAX_SPAN`` line heights is none."""
-    spans: list[tuple[int, int]] = []
-    opening: int | None = None
+def bracket_spans(brackets: list[Bracket], height: int) -> list[tuple[Bracket, Bracket]]:
+    """Each ``(`` with the first ``)`` after it; an opening met again before a close starts the
+    span anew, and a span longer than ``MAX_SPAN`` line heights is none."""
+    spans: list[tuple[Bracket, Bracket]] = []
+    opening: Bracket | None = None
     for bracket in brackets:
         if bracket.kind == "(":
-            opening = bracket.left
+            opening = bracket
         elif opening is not None:
-            if bracket.right - opening <= MAX_SPAN * height:
-                spans.append((opening, bracket.right))
+            if bracket.right - opening.left <= MAX_SPAN * height:
+                spans.append((opening, bracket))
             opening = None
     return spans

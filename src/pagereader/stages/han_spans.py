@@ -4,7 +4,8 @@ Korean statutes print Hanja in brackets to fix a word's sense. Tesseract's Korea
 few Han characters: it reads 家事 as "※뿌" and 性 as a backslash, and sometimes drops a bracket,
 so the law's words change without a sign. Each Korean line's round brackets are found by their
 shape (:mod:`pagereader.layout.parentheses`), what they hold is read by PP-OCR, which reads Han,
-and where PP-OCR reads Han surely, that reading stands in the line: the parts of the line around
+and where PP-OCR reads Han surely, as many characters as the span holds, and Tesseract does not
+read Hangul there surely, that reading stands in the line: the parts of the line around
 it are read again by the line reader (Tesseract), all of a page's parts in one call, and joined
 with a space only where the print has a gap.
 """
@@ -16,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pagereader.layout.parentheses import bracket_spans, find_brackets, ink
+from pagereader.layout.parentheses import Bracket, bracket_spans, find_brackets, ink
 from pagereader.protocols import LineRead, LineReader
-from pagereader.text.chars import is_han
+from pagereader.text.chars import is_han, is_hangul
 from pagereader.text.variants import traditional_form
 
 HAN_SURE = 0.9
@@ -27,6 +28,12 @@ or junk at 0.5-0.9; on printed Hanja 0.99 and more)."""
 PAD = 0.15
 """White kept around a bracketed span's crop, in line heights (PP-OCR reads a glyph cut at the
 crop's edge as nothing)."""
+FIT = (0.6, 1.45)
+"""Width of each Han character read in a span, in bracket heights (a printed Han character is
+about one em wide and a bracket about one em tall; 0.9-1.1 on the scans measured)."""
+HANGUL_SURE = 0.7
+"""The line reader reading a span as Hangul this surely settles it as Hangul (on scans measured
+it reads Hangul spans 0.75-0.97, Hanja as junk at 0.0-0.6)."""
 SPACE_GAP = 0.33
 """An ink gap wider than this share of the line's height between two parts is a space (as
 Tesseract's Korean words are joined, :mod:`pagereader.engines.tesseract`)."""
@@ -51,27 +58,57 @@ def _han_reading(text: str) -> str | None:
     return "".join(traditional_form(ch) for ch in inner)
 
 
+def _fits(text: str, opening: Bracket, closing: Bracket) -> bool:
+    """Whether ``text``'s characters fill the span between the brackets as Han characters do,
+    about one bracket height each (two Hangul syllables read as one Han character do not)."""
+    inner = text.removeprefix("(").removesuffix(")")
+    height = max(opening.height, closing.height)
+    each = (closing.left - opening.right) / max(1, len(inner)) / max(1, height)
+    return FIT[0] <= each <= FIT[1]
+
+
+def _hangul(reading: LineRead) -> bool:
+    """Whether the line reader read a span surely as Hangul (Hanja it reads as junk)."""
+    return reading.confidence >= HANGUL_SURE and any(is_hangul(ch) for ch in reading.text)
+
+
 def find_han_spans(
-    crops: Sequence[np.ndarray], darks: Sequence[np.ndarray], han: LineReader
+    crops: Sequence[np.ndarray],
+    darks: Sequence[np.ndarray],
+    han: LineReader,
+    reader: LineReader,
 ) -> list[list[HanSpan]]:
-    """Per line crop, its bracketed spans that ``han`` reads surely as Han characters (all the
-    page's candidate spans in one call)."""
-    where: list[tuple[int, int, int]] = []
+    """Per line crop, its bracketed spans that ``han`` reads surely as Han characters filling
+    the span, and that ``reader`` (the line reader) does not read surely as Hangul: PP-OCR
+    reads a Hangul word in brackets as a Han character now and then ((신고) as (卫), 0.98). All
+    the page's spans are read in one call of each."""
+    where: list[tuple[int, Bracket, Bracket]] = []
     pieces: list[np.ndarray] = []
     for index, (crop, dark) in enumerate(zip(crops, darks, strict=True)):
         height = crop.shape[0]
         pad = int(PAD * height)
-        for left, right in bracket_spans(find_brackets(dark), height):
-            where.append((index, left, right))
-            piece = crop[:, max(0, left - pad) : right + pad]
+        for opening, closing in bracket_spans(find_brackets(dark), height):
+            where.append((index, opening, closing))
+            piece = crop[:, max(0, opening.left - pad) : closing.right + pad]
             pieces.append(np.ascontiguousarray(piece))
     found: list[list[HanSpan]] = [[] for _ in crops]
     if not pieces:
         return found
-    for (index, left, right), reading in zip(where, han.read(pieces), strict=True):
+    candidates: list[tuple[int, HanSpan, np.ndarray]] = []
+    for (index, opening, closing), piece, reading in zip(
+        where, pieces, han.read(pieces), strict=True
+    ):
         text = _han_reading(reading.text)
-        if text is not None and reading.confidence >= HAN_SURE:
-            found[index].append(HanSpan(left, right, f"({text})", reading.confidence))
+        if text is None or reading.confidence < HAN_SURE or not _fits(text, opening, closing):
+            continue
+        span = HanSpan(opening.left, closing.right, f"({text})", reading.confidence)
+        candidates.append((index, span, piece))
+    if not candidates:
+        return found
+    second = reader.read([piece for _, _, piece in candidates])
+    for (index, span, _), reading in zip(candidates, second, strict=True):
+        if not _hangul(reading):
+            found[index].append(span)
     return found
 
 
@@ -118,7 +155,7 @@ def read_han_spans(
     read by ``han``: a line with such a span is read again around it by ``reader`` and the parts
     joined. A line whose reading already holds the span's text is left as it is."""
     darks = [ink(crop) for crop in crops]
-    spans = find_han_spans(crops, darks, han)
+    spans = find_han_spans(crops, darks, han, reader)
     todo = [
         i
         for i, line_spans in enumerate(spans)

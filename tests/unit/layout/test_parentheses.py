@@ -38,7 +38,8 @@ def test_brackets_and_nothing_else(name: str, size: int) -> None:
     assert len(spans) == 2
     font = ImageFont.truetype(font_file, size)
     opening = 10 + font.getlength(LINE[: LINE.index("(")])
-    assert abs(spans[0][0] - opening) <= size * 0.2
+    assert abs(spans[0][0].left - opening) <= size * 0.2
+    assert [(o.kind, c.kind) for o, c in spans] == [("(", ")")] * 2
 
 
 def test_a_span_opened_twice_starts_at_the_second_opening() -> None:
@@ -47,4 +48,4 @@ def test_a_span_opened_twice_starts_at_the_second_opening() -> None:
     found = find_brackets(ink(crop))
     spans = bracket_spans(found, crop.shape[0])
     assert [b.kind for b in found] == ["(", "(", ")"]
-    assert spans == [(found[1].left, found[2].right)]
+    assert spans == [(found[1], found[2])]
