@@ -1,54 +1,87 @@
 """The ``pagereader`` command: one module per subcommand, mounted here, each behind
-:func:`~pagereader.cli.messages.one_line_errors` (``plan``'s commands in their own module)."""
+:func:`~pagereader.cli.messages.one_line_errors` (``plan``'s commands in their own module).
+
+A run imports and builds only the subcommand it names (:func:`build_app`): ``pagereader
+parse`` pays for no other command's module, nor for building its parameters. ``app``, every
+command mounted, is built on first use (``--help``, an unknown name, the tests).
+"""
 
 from __future__ import annotations
 
+import importlib
+import sys
+from typing import Any
+
 import typer
 
-from pagereader.cli import plan
-from pagereader.cli.batch import batch_command
-from pagereader.cli.bench import bench_command
-from pagereader.cli.diff import diff_command
-from pagereader.cli.doctor import doctor_command
-from pagereader.cli.eval import eval_command, make_evalset_command
-from pagereader.cli.export_docling import export_docling_command
-from pagereader.cli.export_evalset import export_evalset_command
-from pagereader.cli.mcp import mcp_command
 from pagereader.cli.messages import one_line_errors
-from pagereader.cli.parse import parse_command
-from pagereader.cli.router_config import router_config_command
-from pagereader.cli.schema import schema_command
-from pagereader.cli.serve import serve_command
-from pagereader.cli.serve_engine import serve_engine_command
 from pagereader.heap import bound_heap
 
-app = typer.Typer(
-    name="pagereader",
-    help="Read slide decks, PDFs and scans into faithful Markdown and JSON.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    # help texts are plain text: "[...]" in a docstring must never be read as rich markup
-    rich_markup_mode=None,
-    add_completion=False,
-)
-app.command("parse")(one_line_errors(parse_command))
-app.command("batch")(one_line_errors(batch_command))
-app.command("diff")(one_line_errors(diff_command))
-app.command("serve")(one_line_errors(serve_command))
-app.command("serve-engine")(one_line_errors(serve_engine_command))
-app.command("router-config")(one_line_errors(router_config_command))
-app.add_typer(plan.app, name="plan")
-app.command("eval")(one_line_errors(eval_command))
-app.command("make-evalset")(one_line_errors(make_evalset_command))
-app.command("bench")(one_line_errors(bench_command))
-app.command("export-evalset")(one_line_errors(export_evalset_command))
-app.command("export-docling")(one_line_errors(export_docling_command))
-app.command("mcp")(one_line_errors(mcp_command))
-app.command("schema")(one_line_errors(schema_command))
-app.command("doctor")(one_line_errors(doctor_command))
+COMMANDS: dict[str, tuple[str, str]] = {
+    "parse": ("pagereader.cli.parse", "parse_command"),
+    "batch": ("pagereader.cli.batch", "batch_command"),
+    "diff": ("pagereader.cli.diff", "diff_command"),
+    "serve": ("pagereader.cli.serve", "serve_command"),
+    "serve-engine": ("pagereader.cli.serve_engine", "serve_engine_command"),
+    "router-config": ("pagereader.cli.router_config", "router_config_command"),
+    "plan": ("pagereader.cli.plan", "app"),
+    "eval": ("pagereader.cli.eval", "eval_command"),
+    "make-evalset": ("pagereader.cli.eval", "make_evalset_command"),
+    "bench": ("pagereader.cli.bench", "bench_command"),
+    "export-evalset": ("pagereader.cli.export_evalset", "export_evalset_command"),
+    "export-docling": ("pagereader.cli.export_docling", "export_docling_command"),
+    "mcp": ("pagereader.cli.mcp", "mcp_command"),
+    "schema": ("pagereader.cli.schema", "schema_command"),
+    "doctor": ("pagereader.cli.doctor", "doctor_command"),
+}
+"""Each subcommand's module and name, in the order ``--help`` lists them; ``plan`` is a group."""
+
+
+def _no_options() -> None:
+    """The group's own callback: it takes no options (it keeps a one-command app a group)."""
+
+
+def build_app(names: tuple[str, ...] = tuple(COMMANDS)) -> typer.Typer:
+    """The ``pagereader`` group with the subcommands ``names`` mounted, importing only theirs."""
+    built = typer.Typer(
+        name="pagereader",
+        help="Read slide decks, PDFs and scans into faithful Markdown and JSON.",
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        # help texts are plain text: "[...]" in a docstring must never be read as rich markup
+        rich_markup_mode=None,
+        add_completion=False,
+    )
+    built.callback()(_no_options)
+    for name in names:
+        module, attribute = COMMANDS[name]
+        command = getattr(importlib.import_module(module), attribute)
+        if isinstance(command, typer.Typer):
+            built.add_typer(command, name=name)
+        else:
+            built.command(name)(one_line_errors(command))
+    return built
+
+
+def _named(argv: list[str]) -> str | None:
+    """The subcommand an argument list names first; None when it starts with an option (the
+    group's ``--help``) or names no known subcommand (the full group says so)."""
+    if not argv or argv[0] not in COMMANDS:
+        return None
+    return argv[0]
+
+
+def __getattr__(name: str) -> Any:
+    """``app``: the group with every subcommand, built when first asked for."""
+    if name == "app":
+        full = build_app()
+        globals()["app"] = full
+        return full
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
     """Console entry point: the heap is bounded before any thread starts."""
     bound_heap()
-    app()
+    named = _named(sys.argv[1:])
+    build_app((named,) if named else tuple(COMMANDS))()
