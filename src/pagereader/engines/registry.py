@@ -40,7 +40,7 @@ from pagereader.protocols import LineDetector, LineReader
 from pagereader.types import Script
 
 if TYPE_CHECKING:  # the dialects are imported by a served page engine's run, not every run
-    from pagereader.engines.dialects import PageAnswer
+    from pagereader.engines.dialects import PageAnswer as PageAnswer
 
 
 class EngineClass(Protocol):

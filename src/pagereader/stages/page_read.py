@@ -32,7 +32,7 @@ from pagereader.stages.state import PageState
 from pagereader.types import Block, BlockResult, PageAnswerRecord
 
 if TYPE_CHECKING:
-    from pagereader.engines.dialects import PageAnswer
+    from pagereader.engines.registry import PageAnswer
 
 logger = logging.getLogger(__name__)
 
