@@ -8,9 +8,12 @@ command mounted, is built on first use (``--help``, an unknown name, the tests).
 
 from __future__ import annotations
 
+import atexit
 import importlib
+import os
 import sys
-from typing import Any
+import threading
+from typing import Any, NoReturn
 
 import typer
 
@@ -80,8 +83,37 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def _exit_code(done: SystemExit) -> int:
+    """The status ``sys.exit`` gives for ``done``: a message is printed and is status 1."""
+    if done.code is None:
+        return 0
+    if isinstance(done.code, int):
+        return done.code
+    print(done.code, file=sys.stderr)
+    return 1
+
+
+def _finish(code: int) -> NoReturn:
+    """End a finished command: exit handlers run and the streams are flushed, as at a normal
+    exit, but the interpreter's teardown of every loaded library (0.04-0.08 s of CPU, most
+    of what a short ``parse`` pays after its outputs are written) is skipped. Only when no
+    other thread runs: one that still works is waited for by a normal exit."""
+    if threading.active_count() > 1:
+        sys.exit(code)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            code = code or 120  # as Python does when stdout cannot be flushed at exit
+    os._exit(code)
+
+
 def main() -> None:
     """Console entry point: the heap is bounded before any thread starts."""
     bound_heap()
     named = _named(sys.argv[1:])
-    build_app((named,) if named else tuple(COMMANDS))()
+    try:
+        build_app((named,) if named else tuple(COMMANDS))()
+    except SystemExit as done:
+        _finish(_exit_code(done))
