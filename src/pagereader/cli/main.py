@@ -9,10 +9,10 @@ command mounted, is built on first use (``--help``, an unknown name, the tests).
 from __future__ import annotations
 
 import atexit
-import importlib
 import os
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 import typer
@@ -20,24 +20,119 @@ import typer
 from pagereader.cli.messages import one_line_errors
 from pagereader.heap import bound_heap
 
-COMMANDS: dict[str, tuple[str, str]] = {
-    "parse": ("pagereader.cli.parse", "parse_command"),
-    "batch": ("pagereader.cli.batch", "batch_command"),
-    "diff": ("pagereader.cli.diff", "diff_command"),
-    "serve": ("pagereader.cli.serve", "serve_command"),
-    "serve-engine": ("pagereader.cli.serve_engine", "serve_engine_command"),
-    "router-config": ("pagereader.cli.router_config", "router_config_command"),
-    "plan": ("pagereader.cli.plan", "app"),
-    "eval": ("pagereader.cli.eval", "eval_command"),
-    "make-evalset": ("pagereader.cli.eval", "make_evalset_command"),
-    "bench": ("pagereader.cli.bench", "bench_command"),
-    "export-evalset": ("pagereader.cli.export_evalset", "export_evalset_command"),
-    "export-docling": ("pagereader.cli.export_docling", "export_docling_command"),
-    "mcp": ("pagereader.cli.mcp", "mcp_command"),
-    "schema": ("pagereader.cli.schema", "schema_command"),
-    "doctor": ("pagereader.cli.doctor", "doctor_command"),
+Command = Callable[..., Any] | typer.Typer
+"""A subcommand's function, or a group of them (``plan``)."""
+
+
+def _parse() -> Command:
+    from pagereader.cli.parse import parse_command
+
+    return parse_command
+
+
+def _batch() -> Command:
+    from pagereader.cli.batch import batch_command
+
+    return batch_command
+
+
+def _diff() -> Command:
+    from pagereader.cli.diff import diff_command
+
+    return diff_command
+
+
+def _serve() -> Command:
+    from pagereader.cli.serve import serve_command
+
+    return serve_command
+
+
+def _serve_engine() -> Command:
+    from pagereader.cli.serve_engine import serve_engine_command
+
+    return serve_engine_command
+
+
+def _router_config() -> Command:
+    from pagereader.cli.router_config import router_config_command
+
+    return router_config_command
+
+
+def _plan() -> Command:
+    from pagereader.cli.plan import app as group
+
+    return group
+
+
+def _eval() -> Command:
+    from pagereader.cli.eval import eval_command
+
+    return eval_command
+
+
+def _make_evalset() -> Command:
+    from pagereader.cli.eval import make_evalset_command
+
+    return make_evalset_command
+
+
+def _bench() -> Command:
+    from pagereader.cli.bench import bench_command
+
+    return bench_command
+
+
+def _export_evalset() -> Command:
+    from pagereader.cli.export_evalset import export_evalset_command
+
+    return export_evalset_command
+
+
+def _export_docling() -> Command:
+    from pagereader.cli.export_docling import export_docling_command
+
+    return export_docling_command
+
+
+def _mcp() -> Command:
+    from pagereader.cli.mcp import mcp_command
+
+    return mcp_command
+
+
+def _schema() -> Command:
+    from pagereader.cli.schema import schema_command
+
+    return schema_command
+
+
+def _doctor() -> Command:
+    from pagereader.cli.doctor import doctor_command
+
+    return doctor_command
+
+
+COMMANDS: dict[str, Callable[[], Command]] = {
+    "parse": _parse,
+    "batch": _batch,
+    "diff": _diff,
+    "serve": _serve,
+    "serve-engine": _serve_engine,
+    "router-config": _router_config,
+    "plan": _plan,
+    "eval": _eval,
+    "make-evalset": _make_evalset,
+    "bench": _bench,
+    "export-evalset": _export_evalset,
+    "export-docling": _export_docling,
+    "mcp": _mcp,
+    "schema": _schema,
+    "doctor": _doctor,
 }
-"""Each subcommand's module and name, in the order ``--help`` lists them; ``plan`` is a group."""
+"""Each subcommand's loader (its module is imported when it is called), in the order
+``--help`` lists them."""
 
 
 def _no_options() -> None:
@@ -57,8 +152,7 @@ def build_app(names: tuple[str, ...] = tuple(COMMANDS)) -> typer.Typer:
     )
     built.callback()(_no_options)
     for name in names:
-        module, attribute = COMMANDS[name]
-        command = getattr(importlib.import_module(module), attribute)
+        command = COMMANDS[name]()
         if isinstance(command, typer.Typer):
             built.add_typer(command, name=name)
         else:
