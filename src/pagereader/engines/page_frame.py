@@ -10,9 +10,13 @@ grid; else the dialect's own convention.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pagereader.config.options import OpenAIEngineOptions
-from pagereader.engines.dialects import SCALES, Frame
 from pagereader.errors import ConfigError
+
+if TYPE_CHECKING:  # the dialects are imported by a served page engine's run, not every run
+    from pagereader.engines.dialects import Frame
 
 QWEN3_GRID = 1000
 """Qwen3-VL's grid: every coordinate from 0 to 1000 across the image it saw."""
@@ -26,6 +30,8 @@ def page_scale(options: OpenAIEngineOptions) -> int | None:
         return None
     if options.coordinates is not None:
         return options.coordinates
+    from pagereader.engines.dialects import SCALES
+
     scale = SCALES[options.dialect]
     if scale is None and "qwen3-vl" in options.model.lower():
         return QWEN3_GRID
@@ -42,6 +48,8 @@ def page_frame(
     """The frame of a request that sent a page image of ``image_size`` (width, height) under
     these pixel bounds: the server's exact resize (the engine's ``image_factor``) and the
     engine's convention."""
+    from pagereader.engines.dialects import Frame
+
     return Frame.for_request(
         page_size,
         image_size,

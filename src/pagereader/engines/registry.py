@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel
 
@@ -30,8 +30,6 @@ from pagereader.config.options import (
 from pagereader.engines.auto import AutoOCREngine, embedded_engine_for
 from pagereader.engines.base import Engine
 from pagereader.engines.breaker import CircuitBreaker
-from pagereader.engines.dialects import PARSERS, parse_answer
-from pagereader.engines.dialects import PageAnswer as PageAnswer
 from pagereader.engines.grid import TableGridEngine
 from pagereader.engines.page_frame import page_frame
 from pagereader.engines.rapidocr import RapidOCREngine, RapidOCRLines
@@ -40,6 +38,9 @@ from pagereader.engines.textlayer import TextLayerEngine
 from pagereader.errors import ConfigError
 from pagereader.protocols import LineDetector, LineReader
 from pagereader.types import Script
+
+if TYPE_CHECKING:  # the dialects are imported by a served page engine's run, not every run
+    from pagereader.engines.dialects import PageAnswer as PageAnswer
 
 
 class EngineClass(Protocol):
@@ -148,10 +149,10 @@ def check_engine_names(options: Options, known: Mapping[str, object]) -> None:
     """Every engine the routes and the context pass name is one of ``known``; a served engine
     on a page route has a dialect, and every dialect is one the parsers read."""
     for name, engine in options.engines.items():
-        if isinstance(engine, OpenAIEngineOptions) and engine.dialect not in (None, *PARSERS):
+        if isinstance(engine, OpenAIEngineOptions) and engine.dialect not in (None, *_dialects()):
             raise ConfigError(
                 f"engine {name!r}: unknown dialect {engine.dialect!r}",
-                hint=f"known dialects: {', '.join(sorted(PARSERS))}",
+                hint=f"known dialects: {', '.join(_dialects())}",
             )
     for key, chain in options.routes.items():
         unknown = [name for name in chain if name not in known]
@@ -163,6 +164,13 @@ def check_engine_names(options: Options, known: Mapping[str, object]) -> None:
         raise ConfigError(f"context.engine names an unknown engine {options.context.engine!r}")
 
 
+def _dialects() -> list[str]:
+    """The dialects the parsers read, sorted (imported only where a served engine is set)."""
+    from pagereader.engines.dialects import PARSERS
+
+    return sorted(PARSERS)
+
+
 def _check_page_chain(options: Options, key: str, chain: Sequence[str]) -> None:
     """A served engine on a page route must say how its answer is written; a built-in engine
     there stands for the block routes (the page is laid out and its blocks read as usual)."""
@@ -172,7 +180,7 @@ def _check_page_chain(options: Options, key: str, chain: Sequence[str]) -> None:
             raise ConfigError(
                 f"route {key!r}: engine {name!r} has no dialect, so its whole-page answer "
                 "cannot be read",
-                hint=f"set [engines.{name}] dialect (one of {', '.join(sorted(PARSERS))}), or "
+                hint=f"set [engines.{name}] dialect (one of {', '.join(_dialects())}), or "
                 "route it per block kind",
             )
 
@@ -247,5 +255,7 @@ def read_page_answer(
     ``pixels`` bounds, min and max)."""
     engine = options.engines[name]
     assert isinstance(engine, OpenAIEngineOptions) and engine.dialect is not None
+    from pagereader.engines.dialects import parse_answer
+
     frame = page_frame(engine, page_size, image_size, *pixels)
     return parse_answer(engine.dialect, answer, frame, finish_reason=finish_reason)

@@ -96,15 +96,19 @@ def _inner(filled: Gray) -> Gray:
     """The fills that do not reach the raster's edge: a slide's coloured band, a backdrop
     picture's flat tint or a page-wide panel runs off the page, a table's cells do not (kept,
     they would join two tables and everything between them into one)."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=8)
+    count, labels = cv2.connectedComponents(filled, connectivity=8)
     if count <= 1:
         return filled
-    height, width = filled.shape
-    x, y, w, h = (stats[:, i] for i in range(4))
-    m = _EDGE_SLACK  # the 5x5 flatness test leaves a fill a few pixels short of the edge
-    edge = (x <= m) | (y <= m) | (x + w >= width - m) | (y + h >= height - m)
+    # a fill reaches the edge when one of its pixels lies in the frame _EDGE_SLACK + 1 pixels
+    # wide (the 5x5 flatness test leaves a fill a few pixels short of the edge): the labels
+    # seen there, read without the per-component boxes (7-10x the labelling's time)
+    band = _EDGE_SLACK + 1
+    edge = np.zeros(count, dtype=bool)
+    for frame in (labels[:band], labels[-band:], labels[:, :band], labels[:, -band:]):
+        edge[frame] = True
     edge[0] = True  # label 0 is what is not filled
-    return np.where(edge[labels], 0, 255).astype(np.uint8)
+    kept = np.where(edge, 0, 255).astype(np.uint8)  # by label: one lookup per pixel
+    return np.asarray(kept[labels], dtype=np.uint8)
 
 
 def _fill_edges(smooth: Gray, filled: Gray, horizontal: bool) -> Gray:

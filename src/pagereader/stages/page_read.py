@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import TYPE_CHECKING
 
 from pagereader.engines.base import BlockRequest
-from pagereader.engines.registry import PageAnswer, page_dialect, read_page_answer
+from pagereader.engines.registry import page_dialect, read_page_answer
 from pagereader.errors import PagereaderError
 from pagereader.runtime import Runtime
 from pagereader.stages.engine_routes import page_route
@@ -29,6 +30,9 @@ from pagereader.stages.page_budget import PageStopped
 from pagereader.stages.recognize import call_engine, failed_attempt
 from pagereader.stages.state import PageState
 from pagereader.types import Block, BlockResult, PageAnswerRecord
+
+if TYPE_CHECKING:
+    from pagereader.engines.registry import PageAnswer
 
 logger = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@ never over another label, while the page has room for them."""
 
 from __future__ import annotations
 
-from pagereader.render.labels import place_labels
+from pagereader.render.labels import _Covered, place_labels
 
 PAGE = (400, 300)
 SIZE = (40, 10)
@@ -36,3 +36,19 @@ def test_a_page_with_no_free_room_puts_the_label_where_it_covers_least() -> None
     (place,) = place_labels(boxes, [SIZE], PAGE)
     assert place[2] - place[0] + 1 == SIZE[0] and place[3] - place[1] + 1 == SIZE[1]
     assert place[0] >= 0 and place[2] < PAGE[0] and place[1] >= 0 and place[3] < PAGE[1]
+
+
+def test_covered_pixels_are_those_of_the_union_of_boxes() -> None:
+    """Overlapping, clipped and out-of-page boxes: each rectangle's covered pixels counted
+    one by one on a painted page."""
+    boxes = [(10, 10, 120, 80), (60, 40, 200, 160), (-20, 250, 30, 330), (380, -5, 420, 20)]
+    painted = [[False] * PAGE[0] for _ in range(PAGE[1])]
+    for x0, y0, x1, y1 in boxes:
+        for y in range(max(0, y0), min(PAGE[1] - 1, y1) + 1):
+            for x in range(max(0, x0), min(PAGE[0] - 1, x1) + 1):
+                painted[y][x] = True
+    covered = _Covered(boxes, PAGE)
+    for rect in [(0, 0, 399, 299), (50, 30, 150, 100), (0, 240, 40, 299), (370, 0, 399, 30)]:
+        x0, y0, x1, y1 = rect
+        expected = sum(painted[y][x] for y in range(y0, y1 + 1) for x in range(x0, x1 + 1))
+        assert covered.pixels(rect) == expected
