@@ -104,8 +104,12 @@ def _missed_lines(
         return lines
     pad = height
     x0, y0, x1, y1 = missed.bbox
-    box = (max(0.0, x0 - pad), max(0.0, y0 - pad), min(page.width, x1 + pad))
-    box = (*box, min(page.height, y1 + pad))
+    box: BBox = (
+        max(0.0, x0 - pad),
+        max(0.0, y0 - pad),
+        min(page.width, x1 + pad),
+        min(page.height, y1 + pad),
+    )
     if _area(box) > MAX_AREA_SHARE * page.width * page.height:
         return lines
     k = page.scale
