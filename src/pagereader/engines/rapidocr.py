@@ -280,7 +280,7 @@ class RapidOCREngine(EmbeddedEngine):
         lines = [ln for ln in lines if ln.text.strip()]
         if block.kind == "figure":  # bars, markers and ticks read as "■I" are not text
             lines = [ln for ln in lines if figure_text(ln.text)]
-            lines = picture_reading_lines(lines, request.image.width, request.image.height)
+            lines = picture_reading_lines(lines, request.image.width)
         return Recognition(
             text=join_lines(lines),
             engine=self.name,

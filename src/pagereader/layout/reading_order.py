@@ -111,12 +111,6 @@ def _grid_row(strip: list[Block]) -> bool:
     return len(text) >= _GRID_CELLS and all(len(b.lines) == 1 for b in text)
 
 
-def has_grid_row(blocks: Sequence[Block], height: float) -> bool:
-    """Whether some horizontal strip of the blocks is a row of a grid (``_grid_row``)."""
-    strips = _split(blocks, 1, 0.0, _MIN_GAP * height)
-    return any(_grid_row(strip) for strip in strips)
-
-
 def _continues(prev: list[Block], strip: list[Block], min_gap: float, shrink: float) -> bool:
     """Whether the text of two strips runs on in the same columns: never two rows of a grid
     (``_grid_row``); both have columns and each
