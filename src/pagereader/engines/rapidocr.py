@@ -27,6 +27,7 @@ from pagereader.engines.base import BlockRequest, EmbeddedEngine
 from pagereader.engines.det_strips import detect_in_strips
 from pagereader.errors import ConfigError, EngineError
 from pagereader.layout.line_text import join_lines
+from pagereader.layout.picture_lines import picture_reading_lines
 from pagereader.layout.quiet import load_quietly
 from pagereader.protocols import Detection, LineRead, detected_lines
 from pagereader.types import TEXT_KINDS, Recognition, TextLine
@@ -279,6 +280,7 @@ class RapidOCREngine(EmbeddedEngine):
         lines = [ln for ln in lines if ln.text.strip()]
         if block.kind == "figure":  # bars, markers and ticks read as "■I" are not text
             lines = [ln for ln in lines if figure_text(ln.text)]
+            lines = picture_reading_lines(lines, request.image.width)
         return Recognition(
             text=join_lines(lines),
             engine=self.name,

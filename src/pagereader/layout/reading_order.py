@@ -12,7 +12,8 @@ cells, three or more side by side, are a table's rows and stay apart: a grid is 
 text shows columns here: a logo beside a slide's title is not a column, and joining on it would read
 the lines under the logo before the title. A picture behind text (a slide's backdrop, a
 watermark) takes no part in the cuts: spanning the rows, it would leave no whitespace to cut on.
-It is read just before the first block it holds.
+It is read just before the first block it holds. A picture with its caption beside an article's
+title is a float (floats.py): it does not carry the column under it ahead of the title.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import logging
 from collections.abc import Sequence
 from itertools import pairwise
 
+from pagereader.layout.floats import float_groups, put_back, title_read_late
 from pagereader.types import Block
 
 logger = logging.getLogger(__name__)
@@ -166,12 +168,29 @@ def _holds(picture: Block, block: Block) -> bool:
     return picture.bbox[0] <= x <= picture.bbox[2] and picture.bbox[1] <= y <= picture.bbox[3]
 
 
+def _title_first(blocks: list[Block], width: float, height: float) -> list[Block]:
+    """The XY-cut order, or, where it reads text beside a picture before the title that opens
+    the article, the text alone read band by band down the page (each band by XY-cut) with each
+    picture and its captions put back before what lies under it (floats.py). Without a band
+    across the text the XY-cut order stands."""
+    ordered = _xy_cut(blocks, width, height)
+    groups = float_groups(blocks, width, height)
+    floating = {id(b) for group in groups for b in group}
+    if not groups or not title_read_late(ordered, floating):
+        return ordered
+    text = [b for b in blocks if id(b) not in floating]
+    bands = _split(text, 1, 0.0, _MIN_GAP * height)
+    if len(bands) < 2:
+        return ordered
+    return put_back([b for band in bands for b in _xy_cut(band, width, height)], groups)
+
+
 def _with_backdrops(body: list[Block], width: float, height: float) -> list[Block]:
     """The XY-cut order of the body, pictures behind text left out of the cuts and put back
     before the first block they hold."""
     text = [b for b in body if b.kind != "figure"]
     backdrops = [b for b in body if b.kind == "figure" and any(_holds(b, t) for t in text)]
-    ordered = _xy_cut([b for b in body if b not in backdrops], width, height)
+    ordered = _title_first([b for b in body if b not in backdrops], width, height)
     for picture in backdrops:
         at = next((i for i, b in enumerate(ordered) if b is not picture and _holds(picture, b)))
         ordered.insert(at, picture)

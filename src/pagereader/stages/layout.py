@@ -23,6 +23,7 @@ from pagereader.layout.table_detect import find_word_tables
 from pagereader.layout.table_words import WORDS_SOURCE
 from pagereader.runtime import Runtime
 from pagereader.stages.detection_size import detection_options
+from pagereader.stages.missed_lines import add_missed_lines
 from pagereader.stages.native import native_blocks
 from pagereader.stages.page_budget import cap_blocks
 from pagereader.stages.page_ocr import drop_noise, read_page_lines
@@ -133,6 +134,7 @@ def scan_blocks(state: PageState, ctx: Runtime) -> list[Block]:
         )
         found = detect_regions(page.image)
         lines = reading.result()
+    lines = add_missed_lines(page, lines, script, ctx.capabilities, options)
     state.budget.check("layout")
     regions = [(label, _scaled(box, scale), score) for label, box, score in found]
     lines = drop_noise(lines, regions, script)

@@ -60,7 +60,21 @@ def missed_text(
     """The glyph-sized marks of ``gray`` (the page's grey analysis copy, ``unit_scale``
     pixels a page unit) outside every block of ``results``, when they are enough to be a
     missed line; None otherwise."""
-    height = line_height(results) * unit_scale
+    boxes = [result.block.bbox for result in results]
+    return marks_outside(gray, unit_scale, boxes, line_height(results))
+
+
+def marks_outside(
+    gray: np.ndarray,
+    unit_scale: float,
+    boxes: Sequence[BBox],
+    line_px: float,
+    least: tuple[int, float] = (MIN_MARKS, MIN_SHARE),
+) -> MissedText | None:
+    """The glyph-sized marks of ``gray`` outside every box (page units) for text whose lines
+    are ``line_px`` page units high, when they are at least ``least`` (marks, share of the
+    glyph ink); None otherwise."""
+    height = line_px * unit_scale
     if height < 4 or not gray.size:
         return None
     _, ink = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
@@ -74,13 +88,13 @@ def missed_text(
     covered = np.zeros(count - 1, dtype=bool)
     pad = 0.25 * height
     cx, cy = centres[1:, 0], centres[1:, 1]
-    for result in results:
-        x0, y0, x1, y1 = (v * unit_scale for v in result.block.bbox)
+    for box in boxes:
+        x0, y0, x1, y1 = (v * unit_scale for v in box)
         covered |= (cx >= x0 - pad) & (cx <= x1 + pad) & (cy >= y0 - pad) & (cy <= y1 + pad)
     missed = glyph & ~covered
     marks = int(missed.sum())
     share = float(area[missed].sum()) / float(area[glyph].sum())
-    if marks < MIN_MARKS or share < MIN_SHARE:
+    if marks < least[0] or share < least[1]:
         return None
     left, top = stats[1:, 0][missed], stats[1:, 1][missed]
     right, bottom = left + w[missed], top + h[missed]

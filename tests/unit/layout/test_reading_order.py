@@ -202,3 +202,44 @@ def test_an_unboxed_table_on_a_slide_is_read_row_by_row() -> None:
     ]
     ordered = names(order_blocks([blk("title", (60, 60, 540, 100), "title"), *blocks[::-1]], W, H))
     assert ordered == ["title", *(name for row in rows for name in row)]
+
+
+def _lined(name: str, box: BBox, kind: BlockKind, lines: int) -> Block:
+    step = (box[3] - box[1]) / lines
+    rows = tuple(
+        TextLine(text=name, bbox=(box[0], box[1] + i * step, box[2], box[1] + (i + 1) * step))
+        for i in range(lines)
+    )
+    return Block(kind=kind, bbox=box, source=name, lines=rows)
+
+
+def test_a_photo_beside_the_article_title_does_not_carry_its_column_ahead_of_it() -> None:
+    """A magazine: a photo and its caption at the top left, the title (set large) and a
+    standfirst at the top right, the article in two columns below both. The gutter beside the
+    photo runs down the page, so the column cut read the caption and the left column before
+    the title; the title opens the article and the photo is read with its caption."""
+    blocks = [
+        blk("photo", (50, 50, 300, 280), "figure"),
+        _lined("caption", (50, 288, 197, 297), "text", 1),
+        _lined("left", (50, 332, 245, 690), "text", 30),
+        _lined("title", (315, 57, 518, 85), "title", 1),
+        _lined("standfirst", (315, 112, 504, 278), "text", 14),
+        _lined("right", (315, 332, 512, 690), "text", 30),
+    ]
+    expected = ["title", "standfirst", "photo", "caption", "left", "right"]
+    assert names(order_blocks(blocks, W, H)) == expected
+
+
+def test_a_section_heading_atop_the_next_column_keeps_column_order() -> None:
+    """A paper: a figure and caption atop the left column, a section heading at the body's
+    size atop the right one; the left column is read first, as the column cut reads it."""
+    blocks = [
+        blk("figure", (50, 50, 300, 280), "figure"),
+        _lined("caption", (50, 288, 300, 310), "caption", 2),
+        _lined("left", (50, 332, 300, 690), "text", 30),
+        _lined("heading", (315, 57, 518, 70), "title", 1),
+        _lined("right top", (315, 80, 560, 300), "text", 18),
+        _lined("right", (315, 332, 560, 690), "text", 30),
+    ]
+    expected = ["figure", "caption", "left", "heading", "right top", "right"]
+    assert names(order_blocks(blocks, W, H)) == expected
