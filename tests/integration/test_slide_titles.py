@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pagereader.pipeline import parse
 
-from fixtures.slide_titles import write_titled_slides
+from fixtures.slide_titles import write_subtitled_slides, write_titled_slides
 
 
 def _content(markdown: str) -> list[str]:
@@ -42,3 +42,19 @@ def test_bullets_printed_further_in_are_nested(tmp_path: Path) -> None:
     assert f"- {board.body[0]}" in lines
     for text in board.body[1:]:
         assert f"  - {text}" in lines, (text, lines)
+
+
+def test_a_subtitle_set_larger_than_the_title_stays_below_it(tmp_path: Path) -> None:
+    """The title is the slide's top heading and its first line; the subtitle under it, set
+    larger, is read after it and is no top heading."""
+    pdf = tmp_path / "subtitled.pdf"
+    slides = write_subtitled_slides(pdf)
+    result = parse(pdf)
+    for page, slide in zip(result.pages, slides, strict=True):
+        lines = _content(page.markdown)
+        assert lines[0] == f"# {slide.title}", (page.index, lines)
+        assert [line for line in lines if line.startswith("# ")] == [lines[0]], lines
+        subtitle = next(i for i, line in enumerate(lines) if slide.body[0] in line)
+        assert subtitle == 1, lines
+        for text in slide.body[1:]:
+            assert f"- {text}" in lines, (text, lines)
