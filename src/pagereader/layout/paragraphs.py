@@ -149,6 +149,8 @@ def _continues(para: _Para, row: list[TextLine]) -> float | None:
         return None
     if starts_with_article_number(text) and ends_sentence(_row_text(para.rows[-1])):
         return None  # a statute's next article, however tight the line spacing
+    if _leaves_item(para, lb, height):
+        return None
     indent = lb[0] - left
     first_line_indent = (
         not is_list_item(first)
@@ -158,6 +160,16 @@ def _continues(para: _Para, row: list[TextLine]) -> float | None:
         and len(para.rows) >= 2
     )
     return None if first_line_indent else gap
+
+
+def _leaves_item(para: _Para, box: BBox, height: float) -> bool:
+    """A row without a marker that starts where the list item above has its marker (not
+    further in, where a wrapped item's text goes on under a hanging indent) is no part of
+    the item: an agenda's ``Reports`` under ``- Business arising ...``."""
+    items = [row for row in para.rows if is_list_item(_row_text(row))]
+    if not items:
+        return False
+    return box[0] <= _row_box(items[-1])[0] + 0.3 * height
 
 
 def _runs_on(para: _Para, row: list[TextLine], band: int, body_size: float) -> bool:

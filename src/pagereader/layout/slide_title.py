@@ -22,6 +22,9 @@ SLIDE_ASPECT = 1.2
 """A page this much wider than high is a slide."""
 LARGER = 1.08
 """The title's type is at least this much larger than every other text of the slide."""
+TITLE_SIZED = 1.3
+"""A subtitle or kicker set up to this much larger than the title beside it leaves the topmost
+of the two the title (a line further below the largest is a label or a breadcrumb)."""
 MAX_TITLE_LINES = 3
 MAX_TITLE_CHARS = 120
 _CANDIDATE_KINDS = frozenset({"text", "title"})
@@ -78,7 +81,12 @@ def _could_be_title(block: Block, height: float) -> bool:
 
 def slide_title(blocks: Sequence[Block], width: float, height: float) -> int | None:
     """Index of the slide's title among ``blocks``, or None (not a slide, a slide of one text,
-    or no text set clearly larger than the rest of its body)."""
+    no text set clearly larger than the rest of its body, or two texts set alike).
+
+    The title is the topmost of the title-sized texts: a subtitle or a kicker set larger than
+    the title below it (at most ``TITLE_SIZED`` times) does not take its place, and text set
+    larger still below the title leaves it the title; a text of the title's own size elsewhere
+    on the slide makes the choice a guess, so none is made."""
     if not is_slide_page(width, height):
         return None
     texts = [b for b in blocks if b.kind in _BODY_KINDS and _size(b) > 0]
@@ -93,12 +101,15 @@ def slide_title(blocks: Sequence[Block], width: float, height: float) -> int | N
     if not candidates:
         return None
     largest = max(_size(b) for _, b in candidates)
-    index, title = min(
-        ((i, b) for i, b in candidates if _size(b) >= largest / LARGER), key=lambda p: p[1].bbox[1]
-    )
+    sized = [(i, b) for i, b in candidates if _size(b) * TITLE_SIZED >= largest]
+    index, title = min(sized, key=lambda p: p[1].bbox[1])
     size = _size(title)
-    if any(i != index and _size(b) * LARGER > size for i, b in body):
-        return None
+    for i, b in body:
+        if i == index or _size(b) * LARGER <= size:
+            continue
+        below = b.bbox[1] >= title.bbox[3] and b.bbox[1] < height / 2
+        if _size(b) < size * LARGER or not below:  # a peer, or larger text above the title
+            return None
     return index
 
 

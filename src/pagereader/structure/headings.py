@@ -162,6 +162,24 @@ def set_apart(result: BlockResult, body: Body) -> bool:
     return _apart(lines[0], body)
 
 
+def slide_body(page: PageResult, index: int, deck: Body) -> Body:
+    """The body type a slide's block is set apart from: the size most of the slide's other
+    text and list lines are set in, line by line (a deck sets each slide's body in its own
+    size: an agenda's 32 pt items are its body even where most slides are set in 20 pt, and one
+    long item set smaller does not outweigh them), or the deck's where the block is the slide's
+    only text."""
+    lines = [
+        line
+        for n, b in enumerate(page.blocks)
+        if n != index and b.block.kind in _STATUTE_BODY
+        for line in b.block.lines
+        if line.font_size > 0 and line.text.strip()
+    ]
+    if not lines:
+        return deck
+    return Body(statistics.median(line.font_size for line in lines), deck.bold_share)
+
+
 def _apart(line: TextLine, body: Body) -> bool:
     if line.font_size <= 0:
         return False
@@ -275,7 +293,7 @@ def with_headings(pages: Sequence[PageResult]) -> list[PageResult]:
             if result.block.kind in FURNITURE:
                 blocks[index] = _updated(result, None, ())
                 continue
-            texts, whole = heading_parts(result, body)
+            texts, whole = heading_parts(result, slide_body(page, index, body) if deck else body)
             level = None
             for n, text in enumerate(texts):
                 style = style_of(result, text)
