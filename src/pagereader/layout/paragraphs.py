@@ -24,6 +24,7 @@ from pagereader.layout.block_kinds import (
 )
 from pagereader.layout.gutters import crosses, cut_at_gutters
 from pagereader.layout.line_text import join_lines, size_of, union
+from pagereader.layout.table_words import BULLETS
 from pagereader.text.chars import ends_sentence, starts_with_article_number
 from pagereader.types import BBox, Block, TextLine
 
@@ -163,11 +164,12 @@ def _continues(para: _Para, row: list[TextLine]) -> float | None:
 
 
 def _leaves_item(para: _Para, box: BBox, height: float) -> bool:
-    """A row without a marker that starts where the list item above has its marker (not
+    """A row without a marker that starts where the bulleted item above has its bullet (not
     further in, where a wrapped item's text goes on under a hanging indent) is no part of
-    the item: an agenda's ``Reports`` under ``- Business arising ...``."""
+    the item: an agenda's ``Reports`` under ``- Business arising ...``. Numbered items are
+    left alone: Chinese ones (一、) wrap back to their number's edge."""
     items = [row for row in para.rows if is_list_item(_row_text(row))]
-    if not items:
+    if not items or _row_text(items[-1]).lstrip()[:1] not in BULLETS:
         return False
     return box[0] <= _row_box(items[-1])[0] + 0.3 * height
 
