@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 
 import numpy as np
-from rapidfuzz import fuzz
 
 from pagereader.checks.picture_text import check_picture_text
 from pagereader.render.markdown import block_markdown
@@ -47,7 +46,11 @@ def held(run: str, known: str) -> bool:
         return True
     if run in known:
         return True
-    return len(run) >= MIN_FUZZY_CHARS and fuzz.partial_ratio(run, known) >= MIN_PARTIAL_RATIO
+    if len(run) < MIN_FUZZY_CHARS:
+        return False
+    from rapidfuzz import fuzz  # 0.02 s to import; most pages hold no picture text
+
+    return fuzz.partial_ratio(run, known) >= MIN_PARTIAL_RATIO
 
 
 def new_words(text: str, known: str) -> str:

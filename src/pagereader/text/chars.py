@@ -11,8 +11,6 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 
-from rapidfuzz.distance import Levenshtein
-
 from pagereader.types import Script
 
 # Variant forms that print the same word; folded so the choice of form is never an error.
@@ -94,6 +92,8 @@ def char_consistency(hypothesis: str, reference: str) -> float:
     longest = max(len(hypothesis), len(reference))
     if longest == 0:
         return 1.0
+    from rapidfuzz.distance import Levenshtein  # 0.02 s to import; a parse may never compare
+
     return 1.0 - Levenshtein.distance(hypothesis, reference) / longest
 
 
