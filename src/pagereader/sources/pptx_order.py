@@ -4,7 +4,9 @@ The cut splits the boxes into rows where a horizontal band is free of boxes, and
 columns where a vertical band is; two text boxes side by side are two columns, so each is read
 to its end before the next begins (a text layer would read across them line by line). Boxes
 that overlap everything (a picture behind the slide) take no part in cutting: they follow the
-rest. Groups are read as one box, then their children in their own order.
+rest. Shapes with no extent (no position of their own, nor one PowerPoint could inherit)
+have no place to be read at: they follow too, in the slide's tree order. Groups are read as
+one box, then their children in their own order.
 """
 
 from __future__ import annotations
@@ -22,6 +24,11 @@ _OVERLAP_SLACK = 0.02
 
 def _area(box: BBox) -> float:
     return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+
+
+def _placed(item: ShapeItem) -> bool:
+    """Whether the item has an extent on the slide (a shape without one reads as a point)."""
+    return item.box[2] > item.box[0] or item.box[3] > item.box[1]
 
 
 def _bands(items: Sequence[ShapeItem], axis: int, slack: float) -> list[list[ShapeItem]]:
@@ -75,7 +82,8 @@ def reading_order(
     rest = [it for it in items if not (titles_first and it.kind == "title")]
     big = [_area(it.box) > _BACKGROUND_SHARE * area and it.kind == "figure" for it in rest]
     backdrop = [it for it, behind in zip(rest, big, strict=True) if behind]
-    placed = [it for it, behind in zip(rest, big, strict=True) if not behind]
+    placed = [it for it, behind in zip(rest, big, strict=True) if not behind and _placed(it)]
+    unplaced = [it for it in rest if not _placed(it)]
     slack = (_OVERLAP_SLACK * size[0], _OVERLAP_SLACK * size[1])
-    ordered = xy_cut(placed, slack) + backdrop
+    ordered = xy_cut(placed, slack) + backdrop + unplaced
     return _expand(titles, size) + _expand(ordered, size)
