@@ -16,7 +16,6 @@ corrected document writes.
 
 from __future__ import annotations
 
-import io
 import json
 import logging
 import os
@@ -33,7 +32,7 @@ from pagereader.config.options import Options
 from pagereader.document.outputs import OUTPUTS, Finished, Output, Registry
 from pagereader.errors import OutputError
 from pagereader.render.files import OVERLAYS_DIR, TIMINGS_JSON, overlay_name
-from pagereader.render.overlay import draw_overlay
+from pagereader.render.overlay import draw_overlay, overlay_png
 from pagereader.types import DocumentResult, ErrorItem, PageResult
 
 logger = logging.getLogger(__name__)
@@ -138,13 +137,10 @@ class DocumentWriter:
         blank): blocks drawn on it would show nothing of the page."""
         if not self.overlays or image is None or page.overlay_scale is None:
             return
-        buffer = io.BytesIO()
-        draw_overlay(image, scale, page.blocks).save(
-            buffer, format="PNG", optimize=False, compress_level=1
-        )
+        data = overlay_png(draw_overlay(image, scale, page.blocks))
         path = self.overlay_path(page.index)
         try:
-            atomic.write_atomic(path, buffer.getvalue())
+            atomic.write_atomic(path, data)
         except OSError as exc:
             shown = self.final / path.relative_to(self.folder)
             self.unwritten[page.index] = f"cannot write the overlay {shown}: {_reason(exc)}"
