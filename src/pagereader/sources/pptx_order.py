@@ -4,7 +4,8 @@ The cut splits the boxes into rows where a horizontal band is free of boxes, and
 columns where a vertical band is; two text boxes side by side are two columns, so each is read
 to its end before the next begins (a text layer would read across them line by line). Boxes
 that overlap everything (a picture behind the slide) take no part in cutting: they follow the
-rest. Groups are read as one box, then their children in their own order.
+rest. Groups are read as one box, then their children in their own order; a text box split
+into list and text parts is read as one box, then its parts in paragraph order.
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ def _expand(items: Sequence[ShapeItem], size: tuple[float, float]) -> list[Shape
     for item in items:
         if item.is_group:
             out.extend(reading_order(item.children, size, titles_first=False))
+        elif item.parts:
+            out.extend(item.parts)
         else:
             out.append(item)
     return out
