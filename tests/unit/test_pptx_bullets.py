@@ -13,6 +13,8 @@ from pptx.util import Inches
 
 from pagereader.sources.pptx_bullets import number_label
 from pagereader.sources.pptx_native import read_deck
+from pagereader.sources.pptx_order import reading_order
+from pagereader.sources.pptx_shapes import ShapeItem
 
 _A = "http://schemas.openxmlformats.org/drawingml/2006/main"
 
@@ -84,3 +86,14 @@ def test_a_masters_placeholder_numbers_a_level_and_counts_restart_per_scheme(
         ("list", "Prepare\n  i. Clean\n  ii. Dry\nAssemble\n  i. Fit"),
         ("list", "5) Late\n6) Later\nA. Latest"),
     ]
+
+
+def test_a_split_box_keeps_its_parts_in_paragraph_order_when_their_boxes_tie() -> None:
+    parts = tuple(
+        ShapeItem(kind=kind, box=(0.0, 0.0, 0.0, 0.0), text=text)
+        for kind, text in (("text", "intro"), ("list", "one\ntwo"), ("text", "closing"))
+    )
+    box = ShapeItem(kind="text", box=(0.0, 0.0, 0.0, 0.0), text="all", parts=parts)
+    beside = ShapeItem(kind="text", box=(0.0, 0.0, 0.0, 0.0), text="beside")
+    ordered = reading_order([box, beside], (9144000.0, 6858000.0))
+    assert [item.text for item in ordered] == ["intro", "one\ntwo", "closing", "beside"]

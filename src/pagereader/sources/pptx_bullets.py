@@ -29,7 +29,8 @@ _SHAPES = etree.XPath("./p:cSld/p:spTree//p:sp", namespaces=_NS)
 _TITLE_TYPES = frozenset({"title", "ctrTitle"})
 _OTHER_TYPES = frozenset({"dt", "ftr", "sldNum", "hdr"})
 """Placeholders whose text follows the master's ``p:otherStyle``, as a plain text box does."""
-_MASTER_TYPE = {"ctrTitle": "title", "obj": "body", "subTitle": "body"}
+_BODY_LIKE = ("obj", "subTitle", "pic", "chart", "tbl", "dgm", "media", "clipArt")
+_MASTER_TYPE = {"ctrTitle": "title", **{kind: "body" for kind in _BODY_LIKE}}
 """A layout placeholder of one type inherits from the master's placeholder of another."""
 _ROMAN = (
     (1000, "m"),
