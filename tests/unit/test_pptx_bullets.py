@@ -97,3 +97,28 @@ def test_a_split_box_keeps_its_parts_in_paragraph_order_when_their_boxes_tie() -
     beside = ShapeItem(kind="text", box=(0.0, 0.0, 0.0, 0.0), text="beside")
     ordered = reading_order([box, beside], (9144000.0, 6858000.0))
     assert [item.text for item in ordered] == ["intro", "one\ntwo", "closing", "beside"]
+
+
+def test_a_number_counts_on_past_its_sub_items_and_restarts_after_plain_text(
+    tmp_path: Path,
+) -> None:
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[6])
+    box = slide.shapes.add_textbox(Inches(1), Inches(1), Inches(8), Inches(3))
+    rows = [(0, "One", True), (1, "detail", False), (0, "Two", True), (0, "Break", None)]
+    rows.append((0, "Again", True))
+    for index, (level, text, numbered) in enumerate(rows):
+        paragraph = box.text_frame.paragraphs[0] if index == 0 else box.text_frame.add_paragraph()
+        paragraph.text, paragraph.level = text, level
+        if numbered:
+            _auto_number(paragraph, "arabicPeriod")
+        elif numbered is False:
+            props = paragraph._p.get_or_add_pPr()
+            etree.SubElement(props, f"{{{_A}}}buChar", char="•")
+    deck.save(str(tmp_path / "steps.pptx"))
+
+    assert _items(tmp_path / "steps.pptx") == [
+        ("list", "1. One\n  detail\n2. Two"),
+        ("text", "Break"),
+        ("list", "1. Again"),
+    ]

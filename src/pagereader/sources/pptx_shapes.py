@@ -135,13 +135,15 @@ def _paragraph_text(paragraph: Any) -> str:
 
 def _numbered(paragraphs: list[Any], bullets: list[Bullet]) -> list[str]:
     """Paragraph texts; an auto-numbered one with its label (``1.``, ``c)``), counted from its
-    scheme's first number within a run of numbered paragraphs of its level and scheme."""
+    scheme's first number within a run of numbered paragraphs of its level and scheme. A
+    paragraph ends the runs of its level and deeper ones; the items under a number do not end
+    its run (``1.``, its sub-bullets, then ``2.``)."""
     out: list[str] = []
     counters: dict[int, tuple[str, int]] = {}
     for paragraph, bullet in zip(paragraphs, bullets, strict=True):
         level = int(paragraph.level or 0)
         if bullet.kind != "number":
-            counters.clear()
+            counters = {k: v for k, v in counters.items() if k < level}
             out.append(_paragraph_text(paragraph))
             continue
         counters = {k: v for k, v in counters.items() if k <= level}
