@@ -89,12 +89,14 @@ def test_a_masters_placeholder_numbers_a_level_and_counts_restart_per_scheme(
 
 
 def test_a_split_box_keeps_its_parts_in_paragraph_order_when_their_boxes_tie() -> None:
-    parts = tuple(
-        ShapeItem(kind=kind, box=(0.0, 0.0, 0.0, 0.0), text=text)
-        for kind, text in (("text", "intro"), ("list", "one\ntwo"), ("text", "closing"))
+    tied = (0.0, 0.0, 0.0, 0.0)
+    parts = (
+        ShapeItem(kind="text", box=tied, text="intro"),
+        ShapeItem(kind="list", box=tied, text="one\ntwo"),
+        ShapeItem(kind="text", box=tied, text="closing"),
     )
-    box = ShapeItem(kind="text", box=(0.0, 0.0, 0.0, 0.0), text="all", parts=parts)
-    beside = ShapeItem(kind="text", box=(0.0, 0.0, 0.0, 0.0), text="beside")
+    box = ShapeItem(kind="text", box=tied, text="all", parts=parts)
+    beside = ShapeItem(kind="text", box=tied, text="beside")
     ordered = reading_order([box, beside], (9144000.0, 6858000.0))
     assert [item.text for item in ordered] == ["intro", "one\ntwo", "closing", "beside"]
 
