@@ -25,6 +25,8 @@ from pagereader.text.tables import html_to_table
 from pagereader.types import BlockResult, DocumentResult, PageResult
 
 _BULLET = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶‣⁃∙·\-\*–—]\s*")
+_ORDERED = re.compile(r"^\s*\d+[.)](\s|$)")
+"""A Markdown ordered list item's marker."""
 _NUMBERED = re.compile(r"^\s*(\d+[.)]|\(\w\)|[a-z][.)]|[一二三四五六七八九十]+、|[가-하][.)])\s*")
 
 
@@ -50,11 +52,13 @@ def _bulleted(text: str) -> str:
     )
 
 
-def _list_item(line: str) -> str:
+def _list_item(line: str, deck: bool = False) -> str:
     """One list line as a Markdown item, nested as deep as the line is indented (a deck's
-    outline level, two spaces a level)."""
+    outline level, two spaces a level). A deck's auto-number other than ``N.`` or ``N)`` (``c)``,
+    ``iv.``, ``(2)``), which no Markdown list marker can say, is kept as the item's text after
+    ``- ``, so the list stays a list and the label reads as the slide shows it."""
     indent = " " * (len(line) - len(line.lstrip(" ")))
-    if _NUMBERED.match(line):
+    if _ORDERED.match(line) or (_NUMBERED.match(line) and not deck):
         return indent + line.strip()
     return indent + "- " + _BULLET.sub("", line).strip()
 
@@ -72,7 +76,8 @@ def block_markdown(result: BlockResult, picture_text: bool = False) -> str:
         marks = "#" * (result.level or DEFAULT_TITLE_LEVEL)
         return f"{marks} {' '.join(text.split())}" if text else ""
     if kind == "list":
-        return "\n".join(_list_item(line) for line in text.splitlines() if line.strip())
+        deck = result.block.source.startswith("pptx")
+        return "\n".join(_list_item(line, deck) for line in text.splitlines() if line.strip())
     if kind == "table":
         return text or (result.html or "")
     if kind == "formula":

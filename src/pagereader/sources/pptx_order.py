@@ -6,7 +6,8 @@ to its end before the next begins (a text layer would read across them line by l
 that overlap everything (a picture behind the slide) take no part in cutting: they follow the
 rest. Shapes with no extent (no position of their own, nor one PowerPoint could inherit)
 have no place to be read at: they follow too, in the slide's tree order. Groups are read as
-one box, then their children in their own order.
+one box, then their children in their own order; a text box split into list and text parts is
+read as one box, then its parts in paragraph order.
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ def _expand(items: Sequence[ShapeItem], size: tuple[float, float]) -> list[Shape
     for item in items:
         if item.is_group:
             out.extend(reading_order(item.children, size, titles_first=False))
+        elif item.parts:
+            out.extend(item.parts)
         else:
             out.append(item)
     return out

@@ -18,6 +18,7 @@ from typing import Any
 from lxml import etree
 from pptx.enum.shapes import PP_PLACEHOLDER
 
+from pagereader.sources.pptx_bullets import Bullet, list_styles, number_label
 from pagereader.sources.pptx_charts import read_chart
 from pagereader.text.tables import table_to_html, table_to_markdown
 from pagereader.types import BBox, BlockKind, Table, TableCell
@@ -34,8 +35,6 @@ _TITLES = frozenset(
 # a footer and a date repeat on every slide (kept in the JSON, out of the prose); the slide
 # number is the slide's own, printed where the slide shows it
 _FURNITURE = frozenset({PP_PLACEHOLDER.FOOTER, PP_PLACEHOLDER.DATE})
-_BULLETED = frozenset({PP_PLACEHOLDER.BODY, PP_PLACEHOLDER.OBJECT, PP_PLACEHOLDER.VERTICAL_BODY})
-_BULLET_TAGS = ("buChar", "buAutoNum", "buBlip")
 
 _FILE_NAME = re.compile(
     r"(^\S+\.(png|jpe?g|gif|bmp|tiff?|emf|wmf|svg|webp)$)|\[\d+\]$|^[A-Za-z]{2,4}\d{6,}", re.I
@@ -64,6 +63,8 @@ class ShapeItem:
     name: str = ""
     caption: str = ""
     """A chart's title, printed above its data table."""
+    parts: tuple[ShapeItem, ...] = ()
+    """A text box's runs of list and non-list paragraphs, read in this order in its place."""
 
     @property
     def is_group(self) -> bool:
@@ -132,53 +133,86 @@ def _paragraph_text(paragraph: Any) -> str:
     return str(paragraph.text).replace("\v", "\n").strip()
 
 
-def _bulleted(paragraph: Any, default: bool) -> bool:
-    props = paragraph._p.pPr
-    if props is not None:
-        tags = {str(child.tag).rsplit("}", 1)[-1] for child in props}
-        if "buNone" in tags:
-            return False
-        if tags & set(_BULLET_TAGS):
-            return True
-    return default
-
-
-def _numbered(paragraphs: list[Any]) -> list[str]:
-    """Paragraph texts; an auto-numbered one with its number (``1.``), counted within a run
-    of numbered paragraphs of its level."""
+def _numbered(paragraphs: list[Any], bullets: list[Bullet]) -> list[str]:
+    """Paragraph texts; an auto-numbered one with its label (``1.``, ``c)``), counted from its
+    scheme's first number within a run of numbered paragraphs of its level and scheme. A
+    paragraph ends the runs of its level and deeper ones; the items under a number do not end
+    its run (``1.``, its sub-bullets, then ``2.``)."""
     out: list[str] = []
-    counters: dict[int, int] = {}
-    for paragraph in paragraphs:
-        props = paragraph._p.pPr
-        numbered = props is not None and props.find(f"{{{_A}}}buAutoNum") is not None
+    counters: dict[int, tuple[str, int]] = {}
+    for paragraph, bullet in zip(paragraphs, bullets, strict=True):
         level = int(paragraph.level or 0)
-        if not numbered:
-            counters.clear()
+        if bullet.kind != "number":
+            counters = {k: v for k, v in counters.items() if k < level}
             out.append(_paragraph_text(paragraph))
             continue
         counters = {k: v for k, v in counters.items() if k <= level}
-        counters[level] = counters.get(level, 0) + 1
-        out.append(f"{counters[level]}. {_paragraph_text(paragraph)}")
+        scheme, count = counters.get(level, (bullet.scheme, bullet.start - 1))
+        if scheme != bullet.scheme:
+            scheme, count = bullet.scheme, bullet.start - 1
+        counters[level] = (scheme, count + 1)
+        out.append(f"{number_label(scheme, count + 1)} {_paragraph_text(paragraph)}")
     return out
 
 
-def _text_item(shape: Any, box: BBox, kind_of: Any) -> ShapeItem | None:
+def _runs(bullets: list[Bullet]) -> list[tuple[int, int]]:
+    """(start, end) of each run of consecutive paragraphs that are all list items or all not."""
+    runs: list[tuple[int, int]] = []
+    for index, bullet in enumerate(bullets):
+        if runs and bullets[runs[-1][0]].shown == bullet.shown:
+            runs[-1] = (runs[-1][0], index + 1)
+        else:
+            runs.append((index, index + 1))
+    return runs
+
+
+def _slices(box: BBox, weights: list[int]) -> list[BBox]:
+    """The shape's box cut into horizontal bands, one a part, each as tall as its share of the
+    lines. An estimate: the deck gives no line positions, and a line that wraps or a larger
+    font takes more room than its share."""
+    total = max(1, sum(weights))
+    out: list[BBox] = []
+    top = box[1]
+    for index, weight in enumerate(weights):
+        bottom = box[3] if index == len(weights) - 1 else top + (box[3] - box[1]) * weight / total
+        out.append((box[0], top, box[2], bottom))
+        top = bottom
+    return out
+
+
+def _part(paragraphs: list[Any], texts: list[str], listed: bool, box: BBox, name: str) -> ShapeItem:
+    """One run of a text box's paragraphs: a list (nested within the run), a caption or text."""
+    if listed:
+        text = "\n".join(_nested(paragraphs, texts))
+        return ShapeItem(kind="list", box=box, text=text, name=name)
+    text = "\n".join(texts)
+    kind: BlockKind = "caption" if _CAPTION.match(text) else "text"
+    return ShapeItem(kind=kind, box=box, text=text, name=name)
+
+
+def _text_item(shape: Any, box: BBox, kind_of: Any, part: Any) -> ShapeItem | None:
+    """A text shape's item; a box whose paragraphs are partly list items holds its runs as
+    parts, list and text in paragraph order, each in its own band of the box."""
     paragraphs = [p for p in shape.text_frame.paragraphs if _paragraph_text(p)]
     if not paragraphs:
         return None
-    texts = _numbered(paragraphs)
-    text = "\n".join(texts)
-    kind: BlockKind = "text"
+    styles = list_styles(shape, part)
+    bullets = [styles.bullet(p) for p in paragraphs]
+    texts = _numbered(paragraphs, bullets)
+    name = str(shape.name)
     if kind_of in _TITLES:
-        kind = "title"
-    elif kind_of in _FURNITURE:
-        kind = "footer"
-    elif any(_bulleted(p, kind_of in _BULLETED) for p in paragraphs):
-        kind = "list"
-        text = "\n".join(_nested(paragraphs, texts))
-    elif _CAPTION.match(text):
-        kind = "caption"
-    return ShapeItem(kind=kind, box=box, text=text, name=str(shape.name))
+        return ShapeItem(kind="title", box=box, text="\n".join(texts), name=name)
+    if kind_of in _FURNITURE:
+        return ShapeItem(kind="footer", box=box, text="\n".join(texts), name=name)
+    runs = _runs(bullets)
+    if len(runs) == 1:
+        return _part(paragraphs, texts, bullets[0].shown, box, name)
+    lines = [sum(t.count("\n") + 1 for t in texts[a:b]) for a, b in runs]
+    parts = tuple(
+        _part(paragraphs[a:b], texts[a:b], bullets[a].shown, sliced, name)
+        for (a, b), sliced in zip(runs, _slices(box, lines), strict=True)
+    )
+    return ShapeItem(kind="text", box=box, text="\n".join(texts), name=name, parts=parts)
 
 
 LIST_INDENT = "  "
@@ -307,7 +341,7 @@ def shape_item(shape: Any, part: Any, place: Place = _identity) -> ShapeItem | N
     if tag == "graphicFrame":
         return _graphic_item(shape, box, part)
     if getattr(shape, "has_text_frame", False) and shape.has_text_frame:
-        return _text_item(shape, box, _placeholder_type(shape))
+        return _text_item(shape, box, _placeholder_type(shape), part)
     return None
 
 
