@@ -1,8 +1,10 @@
-"""Statutes made by code (tests/fixtures/statute_layouts.py) in both print layouts, in
+"""Statutes made by code (tests/fixtures/statute_layouts.py) in the three print layouts, in
 Traditional Chinese and Korean, digital and scanned, read for real: every article that follows
 a list of subparagraphs is a node of the structure tree of its own, inserted articles
 (``第三十二條之一``, ``제3조의2``) included, and each article holds its own subparagraphs and
-text, whatever its last subparagraph ends with and however short its label or text."""
+text, whatever its last subparagraph ends with and however short its label or text; printed
+without a label column too, where the last subparagraph and the next article are read as one
+block."""
 
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ def _flat(nodes: tuple[StructureNode, ...]) -> list[StructureNode]:
 
 
 @pytest.mark.parametrize("scanned", [False, True], ids=["digital", "scan"])
-@pytest.mark.parametrize("layout", ["column", "heading"])
+@pytest.mark.parametrize("layout", ["column", "heading", "inline"])
 @pytest.mark.parametrize("lang", ["zh-Hant", "ko"])
 def test_articles_after_lists_are_their_own_nodes(
     tmp_path: Path, lang: str, layout: str, scanned: bool
@@ -36,7 +38,7 @@ def test_articles_after_lists_are_their_own_nodes(
         pdf = scan
     result = parse(pdf)
     nodes = [n for n in _flat(result.structure) if n.kind == "article"]
-    assert [n.number for n in nodes] == [a.number for a in articles]
+    assert [n.id for n in nodes] == [f"art-{a.number}" for a in articles]
     for node, article in zip(nodes, articles, strict=True):
         markers = [child.label for child in node.children]
         assert markers == [item.split(maxsplit=1)[0][:2] for item in article.items], node.id
