@@ -3,7 +3,9 @@
 normalized (``第十五條之一`` -> ``15-1``, ``제4조의2`` -> ``4-2``), its title where one is
 printed (``（定義）``, ``(목적)``) and whether it was deleted (``（刪除）``, ``삭제``). The ids
 of the structure tree's articles (``art-30-1``) and the numbers people ask for
-(:func:`asked_article`) are read here too, by the same patterns."""
+(:func:`asked_article`) are read here too, by the same patterns, and so are whether an
+article number is the next after another and whether the text after one goes on as a
+reference."""
 
 from __future__ import annotations
 

@@ -129,15 +129,14 @@ def _cut(
 
 def _opens(opened: Opening, before: str, current: str | None, left: bool) -> bool:
     """Whether a line that starts with a heading or an article number opens it rather than
-    going on from ``before``. A heading does; an article does when its label is alone on the
-    line or ``before`` ended its sentence, and, whatever ``before`` ends with (a subparagraph
-    ending in ``、`` or nothing, a ``。`` the OCR dropped), when the text after its number goes
-    on as an article's own text (not ``規定``, ``에 따라``, ``제1항``: numbering.cites_on) and
-    its number is the next after the article open above it (``第三十三條`` after
-    ``第三十二條之一``; a cross-reference wrapped to a line's start names the next article
-    almost never) or a title follows it (``제4조(신고)``; not a reference's own aside,
-    ``제5조(제7조에서 준용하는 경우를 포함한다)에 따라``), or when it leaves the text column
-    after a list (the label column's layout)."""
+    going on from ``before``. A heading always does. An article does when its label is alone
+    on the line, when ``before`` ended its sentence, or when it leaves the text column after a
+    list (the label column's layout). Otherwise (no label column, and a subparagraph ending in
+    ``、`` or nothing, or a ``。`` the OCR dropped) it does when its number is the next after
+    the article open above it (a cross-reference wrapped to a line's start names the next
+    article almost never) or a title follows it (``제4조(신고)``; not a reference's own aside,
+    ``제5조(제7조에서 준용하는 경우를 포함한다)``), unless the text after the number goes on as
+    a reference does (numbering.cites_on: ``規定``, ``에 따라``, ``제1항``)."""
     if opened.kind != "article" or not opened.rest or ends_sentence(before):
         return True
     if left and not _CITES_PART.match(opened.rest):
