@@ -85,6 +85,12 @@ _CITES_PART = re.compile(r"^(?:제\s*\d+\s*[항호]|第)")
 reference, wherever its line starts."""
 
 
+_CJK_LABELS = ("第", "제")
+"""Labels of the statutes whose article numbers :func:`_opens` reads by sequence and title; an
+English ``Article 6 hereof`` wrapped to a line's start stays a reference (numbering.cites_on
+knows no English words that go on from a number)."""
+
+
 def block_parts(block: BlockResult, after: str | None = None) -> list[str]:
     """A block's text, cut before each later line that opens a node of its own: OCR reads a
     title with the first chapter heading, or a statute's preamble with its first article, as
@@ -136,11 +142,14 @@ def _opens(opened: Opening, before: str, current: str | None, left: bool) -> boo
     the article open above it (a cross-reference wrapped to a line's start names the next
     article almost never) or a title follows it (``제4조(신고)``; not a reference's own aside,
     ``제5조(제7조에서 준용하는 경우를 포함한다)``), unless the text after the number goes on as
-    a reference does (numbering.cites_on: ``規定``, ``에 따라``, ``제1항``)."""
+    a reference does (numbering.cites_on: ``規定``, ``에 따라``, ``제1항``). Chinese and Korean
+    labels only."""
     if opened.kind != "article" or not opened.rest or ends_sentence(before):
         return True
     if left and not _CITES_PART.match(opened.rest):
         return True
+    if not opened.label.startswith(_CJK_LABELS):
+        return False
     titled = bool(opened.title) and not cited_articles(opened.title)
     return (titled or follows(opened.number, current)) and not cites_on(opened.rest)
 

@@ -141,6 +141,15 @@ def test_a_wrapped_cross_reference_stays_in_its_sentence(
     assert ids == ["art-12", "art-99"]
 
 
+def test_an_english_reference_to_the_next_article_stays_in_its_sentence() -> None:
+    ids = _articles(
+        _block(0, "Article 5 The Supplier shall deliver the goods as set out in"),
+        _block(1, "(a) the schedule agreed under", "Article 6 hereof, and the Buyer shall pay"),
+        _block(2, "Article 7 This Agreement is governed by the laws of Korea."),
+    )
+    assert ids == ["art-5", "art-7"]
+
+
 @pytest.mark.parametrize(
     ("number", "current", "expected"),
     [
