@@ -236,7 +236,12 @@ def follows(number: str, current: str | None) -> bool:
     return main == was + 1 and not letter and sub == 0
 
 
-_GOES_ON = re.compile(r"^(?:[,，、ㆍ·]|제\s*\d+\s*[항호]|각\s*[항호])")
+_GOES_ON = re.compile(
+    r"^(?:[,，、ㆍ·]|제\s*\d+\s*[항호]|각\s*[항호]|단서|본문|전단|후단|但書|本文|各[款項])"
+)
+"""What goes on from a cited article number besides the words :data:`_REFERENCE_AFTER` and
+:data:`_KO_PARTICLES` list: a list of numbers, a part of the article (``제1항``, ``각 호``,
+``단서``, ``但書``, ``各款``)."""
 
 
 def cites_on(rest: str) -> bool:
