@@ -1,8 +1,10 @@
-"""Statutes made by code (tests/fixtures/statute_layouts.py) in both print layouts, in
+"""Statutes made by code (tests/fixtures/statute_layouts.py) in the three print layouts, in
 Traditional Chinese and Korean, digital and scanned, read for real: every article that follows
 a list of subparagraphs is a node of the structure tree of its own, inserted articles
 (``第三十二條之一``, ``제3조의2``) included, and each article holds its own subparagraphs and
-text, whatever its last subparagraph ends with and however short its label or text."""
+text, whatever its last subparagraph ends with and however short its label or text; printed
+without a label column too, where the last subparagraph and the next article are read as one
+block, whose chunks then follow the tree: each article's text is its own chunk(s), in order."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import pytest
 
 from pagereader.evaluate.degrade import write_scans
 from pagereader.pipeline import parse
+from pagereader.structure.chunks import document_chunks
 from pagereader.text.chars import char_consistency, normalize
 from pagereader.types import StructureNode
 
@@ -23,7 +26,7 @@ def _flat(nodes: tuple[StructureNode, ...]) -> list[StructureNode]:
 
 
 @pytest.mark.parametrize("scanned", [False, True], ids=["digital", "scan"])
-@pytest.mark.parametrize("layout", ["column", "heading"])
+@pytest.mark.parametrize("layout", ["column", "heading", "inline"])
 @pytest.mark.parametrize("lang", ["zh-Hant", "ko"])
 def test_articles_after_lists_are_their_own_nodes(
     tmp_path: Path, lang: str, layout: str, scanned: bool
@@ -36,7 +39,14 @@ def test_articles_after_lists_are_their_own_nodes(
         pdf = scan
     result = parse(pdf)
     nodes = [n for n in _flat(result.structure) if n.kind == "article"]
-    assert [n.number for n in nodes] == [a.number for a in articles]
+    assert [n.id for n in nodes] == [f"art-{a.number}" for a in articles]
+    if layout == "inline":
+        first: dict[str | None, str] = {}
+        for chunk in document_chunks(result):
+            first.setdefault(chunk.article_id, "".join(chunk.text.split()))
+        assert list(first) == [n.id for n in nodes]
+        for node, article in zip(nodes, articles, strict=True):
+            assert first[node.id].startswith(article.label), (node.id, first[node.id])
     for node, article in zip(nodes, articles, strict=True):
         markers = [child.label for child in node.children]
         assert markers == [item.split(maxsplit=1)[0][:2] for item in article.items], node.id

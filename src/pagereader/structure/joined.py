@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pagereader.render.markdown import PICTURE_SOURCES, markdown_spans, notes_markdown
 from pagereader.structure.headings import heading_text
 from pagereader.structure.numbering import ITEM, opening
-from pagereader.structure.tree import BODY_KINDS, block_parts, carry
+from pagereader.structure.tree import BODY_KINDS, carry, parts_by_block
 from pagereader.text.chars import ends_sentence, normalize
 from pagereader.text.tables import (
     read_tables,
@@ -112,6 +112,7 @@ def union(a: BBox, b: BBox) -> BBox:
 def document_pieces(result: DocumentResult) -> list[Piece]:
     """The document's body in reading order, paragraphs and tables joined across breaks."""
     spans = markdown_spans(result)
+    cut = parts_by_block(result.pages)
     pieces: list[Piece] = []
     for page in result.pages:
         first = True
@@ -119,7 +120,8 @@ def document_pieces(result: DocumentResult) -> list[Piece]:
             key = (page.index, block.block.order)
             if block.block.kind in _FURNITURE or key not in spans.blocks:
                 continue
-            for piece in _block_pieces(block, page.index, spans.blocks[key], result.markdown):
+            span = spans.blocks[key]
+            for piece in _block_pieces(block, page.index, span, result.markdown, cut.get(key)):
                 piece.first_on_page = first
                 first = False
                 if not (pieces and _joined(pieces[-1], piece)):
@@ -131,15 +133,20 @@ def document_pieces(result: DocumentResult) -> list[Piece]:
 
 
 def _block_pieces(
-    block: BlockResult, page: int, span: tuple[int, int], markdown: str
+    block: BlockResult,
+    page: int,
+    span: tuple[int, int],
+    markdown: str,
+    parts: list[str] | None,
 ) -> list[Piece]:
-    """A block's Markdown, cut where tree.block_parts cuts its text (an article that OCR read
-    together with the one before it): each cut is found in the Markdown by the part's first
-    characters; a part whose start is not found stays with the part before it."""
+    """A block's Markdown, cut where the structure tree cut its text (``parts``, from
+    tree.parts_by_block: an article that OCR read together with the one before it): each cut is
+    found in the Markdown by the part's first characters; a part whose start is not found stays
+    with the part before it."""
     start, end = span
     text = markdown[start:end]
     cuts = [(0, 0)]
-    parts = block_parts(block) if block.block.kind in BODY_KINDS else [text]
+    parts = parts if parts is not None and block.block.kind in BODY_KINDS else [text]
     if block.block.kind != "table":
         cursor = 0
         for index, part_text in enumerate(parts[1:], start=1):

@@ -3,7 +3,9 @@
 normalized (``第十五條之一`` -> ``15-1``, ``제4조의2`` -> ``4-2``), its title where one is
 printed (``（定義）``, ``(목적)``) and whether it was deleted (``（刪除）``, ``삭제``). The ids
 of the structure tree's articles (``art-30-1``) and the numbers people ask for
-(:func:`asked_article`) are read here too, by the same patterns."""
+(:func:`asked_article`) are read here too, by the same patterns, and so are whether an
+article number is the next after another and whether the text after one goes on as a
+reference."""
 
 from __future__ import annotations
 
@@ -217,6 +219,38 @@ def number_order(number: str) -> tuple[int, str, int]:
     if match is None:
         return (0, number, 0)
     return (int(match.group(1)), match.group(2), int(match.group(3) or 0))
+
+
+_ORDERED = re.compile(r"\d+[A-Za-z]?(?:-\d+)?")
+
+
+def follows(number: str, current: str | None) -> bool:
+    """Whether article ``number`` is the next one printed after ``current``: ``31`` after
+    ``30`` or ``30-2``, ``30-1`` after ``30``, ``30-2`` after ``30-1``, ``3-2`` after ``3`` (a
+    Korean statute's first inserted article is ``제3조의2``)."""
+    if current is None or not (_ORDERED.fullmatch(number) and _ORDERED.fullmatch(current)):
+        return False
+    (main, letter, sub), (was, was_letter, was_sub) = number_order(number), number_order(current)
+    if (main, letter) == (was, was_letter):
+        return sub == was_sub + 1 or (was_sub == 0 and sub == 2)
+    return main == was + 1 and not letter and sub == 0
+
+
+_GOES_ON = re.compile(
+    r"^(?:[,，、ㆍ·]|제\s*\d+\s*[항호]|각\s*[항호]|단서|본문|전단|후단|但書|本文|各[款項])"
+)
+"""What goes on from a cited article number besides the words :data:`_REFERENCE_AFTER` and
+:data:`_KO_PARTICLES` list: a list of numbers, a part of the article (``제1항``, ``각 호``,
+``단서``, ``但書``, ``各款``)."""
+
+
+def cites_on(rest: str) -> bool:
+    """Whether the text after an article number goes on as a reference to that article, not
+    as the article's own text: ``規定``, ``之規定``, ``第一項``, ``及``, ``、``; ``에 따라``,
+    ``의 규정``, ``제1항``, ``및``, ``각 호``."""
+    rest = rest.lstrip()
+    starts = (*_REFERENCE_AFTER, "之", *_KO_PARTICLES, "의")
+    return rest.startswith(starts) or bool(_GOES_ON.match(rest))
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,8 @@ from pagereader.structure.numbering import (
     Marker,
     Opening,
     cited_articles,
+    cites_on,
+    follows,
     item_marker,
     node_id,
     opening,
@@ -83,40 +85,73 @@ _CITES_PART = re.compile(r"^(?:제\s*\d+\s*[항호]|第)")
 reference, wherever its line starts."""
 
 
-def block_parts(block: BlockResult) -> list[str]:
+_CJK_LABELS = ("第", "제")
+"""Labels of the statutes whose article numbers :func:`_opens` reads by sequence and title; an
+English ``Article 6 hereof`` wrapped to a line's start stays a reference (numbering.cites_on
+knows no English words that go on from a number)."""
+
+
+def block_parts(block: BlockResult, after: str | None = None) -> list[str]:
     """A block's text, cut before each later line that opens a node of its own: OCR reads a
     title with the first chapter heading, or a statute's preamble with its first article, as
     one block. A later line opens one when it is a heading, an article's label alone on its
     line (the code-book style), or an article after a line that ended its sentence; a line
     that merely starts with an article number is a cross-reference wrapped to the line's start
-    as often as it is an article, unless the layout says otherwise: after a list, a line that
-    starts left of the line above it (an article label in its column, the subparagraphs in the
-    text column) opens its article whatever the last subparagraph ends with. The block's
-    layout lines are used when its text is theirs (an embedded engine's reading, joined as the
-    page joins them); a served model's answer is cut at its own line breaks."""
+    as often as it is an article, unless something else says it is one (:func:`_opens`). The
+    block's layout lines are used when its text is theirs (an embedded engine's reading, joined
+    as the page joins them); a served model's answer is cut at its own line breaks. ``after``
+    is the number of the article open before the block (:func:`body_parts`)."""
     text = (block.text or "").strip()
     lines = [line for line in block.block.lines if line.text.strip()]
     if not lines or _bare("".join(line.text for line in lines)) != _bare(text):
-        return ["\n".join(part) for part in _cut([ln for ln in text.split("\n")], str)]
-    return [join_lines(part) for part in _cut(lines, lambda line: line.text.strip(), _outdented)]
+        return ["\n".join(part) for part in _cut(text.split("\n"), str, None, after)]
+    cut = _cut(lines, lambda line: line.text.strip(), _outdented, after)
+    return [join_lines(part) for part in cut]
 
 
 def _cut(
     lines: Sequence[T],
     text_of: Callable[[T], str],
-    outdented: Callable[[T, T], bool] | None = None,
+    outdented: Callable[[T, T], bool] | None,
+    after: str | None,
 ) -> list[list[T]]:
     parts: list[list[T]] = [[]]
+    current = after
     for index, line in enumerate(lines):
-        opened = opening(text_of(line)) if index else None
-        if opened is not None and parts[-1]:
+        opened = opening(text_of(line))
+        if index and opened is not None:
             before = lines[index - 1]
             in_list = any(ITEM.match(text_of(earlier)) for earlier in parts[-1])
             left = outdented is not None and in_list and outdented(line, before)
-            if _cuts(opened, text_of(before)) or (left and not _CITES_PART.match(opened.rest)):
+            if _opens(opened, text_of(before), current, left):
                 parts.append([])
+            else:
+                opened = None
+        if opened is not None and opened.kind == "article":
+            current = opened.number
         parts[-1].append(line)
     return parts
+
+
+def _opens(opened: Opening, before: str, current: str | None, left: bool) -> bool:
+    """Whether a line that starts with a heading or an article number opens it rather than
+    going on from ``before``. A heading always does. An article does when its label is alone
+    on the line, when ``before`` ended its sentence, or when it leaves the text column after a
+    list (the label column's layout). Otherwise (no label column, and a subparagraph ending in
+    ``、`` or nothing, or a ``。`` the OCR dropped) it does when its number is the next after
+    the article open above it (a cross-reference wrapped to a line's start names the next
+    article almost never) or a title follows it (``제4조(신고)``; not a reference's own aside,
+    ``제5조(제7조에서 준용하는 경우를 포함한다)``), unless the text after the number goes on as
+    a reference does (numbering.cites_on: ``規定``, ``에 따라``, ``제1항``). Chinese and Korean
+    labels only."""
+    if opened.kind != "article" or not opened.rest or ends_sentence(before):
+        return True
+    if left and not _CITES_PART.match(opened.rest):
+        return True
+    if not opened.label.startswith(_CJK_LABELS):
+        return False
+    titled = bool(opened.title) and not cited_articles(opened.title)
+    return (titled or follows(opened.number, current)) and not cites_on(opened.rest)
 
 
 def _outdented(line: TextLine, before: TextLine) -> bool:
@@ -130,22 +165,30 @@ def _bare(text: str) -> str:
     return "".join(text.split())
 
 
-def _cuts(opened: Opening, before: str) -> bool:
-    if opened.kind != "article":
-        return True
-    return not opened.rest or ends_sentence(before)
-
-
 def body_parts(pages: Sequence[PageResult]) -> list[tuple[PageResult, int, str]]:
     """The document's own text in reading order, as (page, block order, part) with each
-    block cut where a later line opens a node (:func:`block_parts`)."""
-    return [
-        (page, block.block.order, part)
-        for page in pages
-        for block in page.blocks
-        if block.block.kind in BODY_KINDS
-        for part in block_parts(block)
-    ]
+    block cut where a later line opens a node (:func:`block_parts`), knowing the article the
+    blocks before it opened."""
+    found: list[tuple[PageResult, int, str]] = []
+    current: str | None = None
+    for page in pages:
+        for block in page.blocks:
+            if block.block.kind not in BODY_KINDS:
+                continue
+            for part in block_parts(block, current):
+                opened = opening(part)
+                if opened is not None and opened.kind == "article":
+                    current = opened.number
+                found.append((page, block.block.order, part))
+    return found
+
+
+def parts_by_block(pages: Sequence[PageResult]) -> dict[tuple[int, int], list[str]]:
+    """Each body block's parts as :func:`body_parts` cuts them, by (page, block order)."""
+    parts: dict[tuple[int, int], list[str]] = {}
+    for page, order, part in body_parts(pages):
+        parts.setdefault((page.index, order), []).append(part)
+    return parts
 
 
 def build_structure(pages: list[PageResult] | tuple[PageResult, ...]) -> tuple[StructureNode, ...]:
