@@ -4,7 +4,9 @@ a list of subparagraphs is a node of the structure tree of its own, inserted art
 (``第三十二條之一``, ``제3조의2``) included, and each article holds its own subparagraphs and
 text, whatever its last subparagraph ends with and however short its label or text; printed
 without a label column too, where the last subparagraph and the next article are read as one
-block, whose chunks then follow the tree: each article's text is its own chunk(s), in order."""
+block. The chunks follow the tree (each article's text is its own chunk(s), in order), and an
+article's label alone on its line above its text (the code-book style) is never written as an
+item of the list before it."""
 
 from __future__ import annotations
 
@@ -40,13 +42,14 @@ def test_articles_after_lists_are_their_own_nodes(
     result = parse(pdf)
     nodes = [n for n in _flat(result.structure) if n.kind == "article"]
     assert [n.id for n in nodes] == [f"art-{a.number}" for a in articles]
-    if layout == "inline":
-        first: dict[str | None, str] = {}
-        for chunk in document_chunks(result):
-            first.setdefault(chunk.article_id, "".join(chunk.text.split()))
-        assert list(first) == [n.id for n in nodes]
-        for node, article in zip(nodes, articles, strict=True):
-            assert first[node.id].startswith(article.label), (node.id, first[node.id])
+    first: dict[str | None, str] = {}
+    for chunk in document_chunks(result):
+        first.setdefault(chunk.article_id, "".join(chunk.text.split()))
+    assert list(first) == [n.id for n in nodes]
+    for node, article in zip(nodes, articles, strict=True):
+        assert first[node.id].startswith(article.label), (node.id, first[node.id])
+    items = [ln for ln in result.markdown.splitlines() if ln.startswith(("- ", "* "))]
+    assert not [ln for ln in items if any(a.label in ln.replace(" ", "") for a in articles)]
     for node, article in zip(nodes, articles, strict=True):
         markers = [child.label for child in node.children]
         assert markers == [item.split(maxsplit=1)[0][:2] for item in article.items], node.id

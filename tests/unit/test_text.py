@@ -3,12 +3,15 @@ evaluation and the layout share."""
 
 from __future__ import annotations
 
+import pytest
+
 from pagereader.text.chars import (
     count_scripts,
     dominant_script,
     is_cjk,
     is_latin_letter,
     normalize,
+    opens_article_heading,
     script_of,
 )
 
@@ -49,3 +52,21 @@ def test_script_rule_counts_letters() -> None:
     assert script_of({"hangul": 0, "han": 0, "latin": 2}, min_letters=1) == "latin"
     assert dominant_script("제1조 이 법은", min_letters=6) == "unknown"
     assert dominant_script("제1조 이 법은 문서에") == "hangul"
+
+
+@pytest.mark.parametrize(
+    ("line", "heading"),
+    [
+        ("제3조의2", True),
+        ("제3조 의2( 정의) 이 법에서 사용하는 용어의 뜻은 다음과 같다.", True),
+        ("제4조 (신고) 사용자는 사업장을 옮긴 때에는", True),
+        ("第三十二條之一（定義）", True),
+        ("第 12 條", True),
+        ("제3조의2에 따라 신고한 자는", False),
+        ("제4조(신고)에 따른 신고를 한 때에는", False),
+        ("第三條規定之事項", False),
+        ("Article 5", False),
+    ],
+)
+def test_an_article_heading_line_is_told_from_a_wrapped_reference(line: str, heading: bool) -> None:
+    assert opens_article_heading(line) is heading

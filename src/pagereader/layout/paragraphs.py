@@ -25,7 +25,7 @@ from pagereader.layout.block_kinds import (
 from pagereader.layout.gutters import crosses, cut_at_gutters
 from pagereader.layout.line_text import join_lines, size_of, union
 from pagereader.layout.table_words import BULLETS
-from pagereader.text.chars import ends_sentence, starts_with_article_number
+from pagereader.text.chars import ends_sentence, opens_article_heading, starts_with_article_number
 from pagereader.types import BBox, Block, TextLine
 
 logger = logging.getLogger(__name__)
@@ -148,7 +148,9 @@ def _continues(para: _Para, row: list[TextLine]) -> float | None:
         return None  # a numbered heading on its own line, at the body's size
     if is_list_item(text) or (is_caption(text, 99) and not is_caption(first)):
         return None
-    if starts_with_article_number(text) and ends_sentence(_row_text(para.rows[-1])):
+    if starts_with_article_number(text) and (
+        ends_sentence(_row_text(para.rows[-1])) or opens_article_heading(text)
+    ):
         return None  # a statute's next article, however tight the line spacing
     if _leaves_item(para, lb, height):
         return None

@@ -192,11 +192,24 @@ _ARTICLE_HEAD = re.compile(
     r"^\s*(?:" + "|".join(p for patterns in ARTICLE_NUMBERS.values() for p in patterns) + ")"
 )
 _SENTENCE_ENDS = frozenset(".。;；:：!?！？)）」』")
+_ARTICLE_HEADING = re.compile(
+    r"^\s*(?:" + ARTICLE_NUMBERS["zh-Hant"][0] + r"|제\s*\d+\s*조(?:\s*의\s*\d+)?)"
+    r"\s*(?:[(（][^()（）]{1,24}[)）](?:\s|$)|$)"
+)
 
 
 def starts_with_article_number(text: str) -> bool:
     """Whether a line opens with an article number (第 12 條, Article 5, Section 2.1, 제3조)."""
     return bool(_ARTICLE_HEAD.match(text))
+
+
+def opens_article_heading(text: str) -> bool:
+    """Whether a line opens a Chinese or Korean article by its heading: the label alone (第十二
+    條, 제3조의2, the code-book style's line above the article's text), or the label and its
+    title in brackets followed by a space or nothing (제4조 (신고) 사용자는 ...). A reference
+    wrapped to a line's start goes on with its particle or verb (제3조의2에 따라, 第三條規定,
+    제4조(신고)에 따른)."""
+    return bool(_ARTICLE_HEADING.match(text))
 
 
 def ends_sentence(text: str) -> bool:
