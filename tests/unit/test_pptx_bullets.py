@@ -124,3 +124,22 @@ def test_a_number_counts_on_past_its_sub_items_and_restarts_after_plain_text(
         ("text", "Break"),
         ("list", "1. Again"),
     ]
+
+
+def test_a_start_past_the_schema_is_held_to_its_bound(tmp_path: Path) -> None:
+    """A hostile ``startAt`` (2,000,000,000 with letters) would make each label as long as
+    the number is large; the schema's bound (32767) holds it to a few hundred characters."""
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[6])
+    box = slide.shapes.add_textbox(Inches(1), Inches(1), Inches(8), Inches(1))
+    box.text_frame.text = "Huge"
+    _auto_number(box.text_frame.paragraphs[0], "alphaLcPeriod", "2000000000")
+    box.text_frame.add_paragraph().text = "Roman"
+    _auto_number(box.text_frame.paragraphs[1], "romanUcPeriod", "-7")
+    deck.save(str(tmp_path / "huge.pptx"))
+
+    ((_, text),) = _items(tmp_path / "huge.pptx")
+    huge, roman = text.split("\n")
+    assert huge == number_label("alphaLcPeriod", 32767) + " Huge"
+    assert len(huge) < 1300
+    assert roman == "I. Roman"

@@ -94,6 +94,11 @@ class ListStyles:
         return NO_BULLET
 
 
+MAX_START = 32767
+"""The largest ``startAt`` the schema allows (ST_TextBulletStartAtNum, 1-32767): a deck's
+number past it would make a letter or roman label as long as the number is large."""
+
+
 def _answer(props: Any) -> Bullet | None:
     """The bullet a paragraph-properties element names, or None when it names none."""
     if props is None:
@@ -108,7 +113,7 @@ def _answer(props: Any) -> Bullet | None:
             return Bullet(kind="picture")
         if name == "buAutoNum":
             try:
-                start = int(child.get("startAt") or 1)
+                start = min(max(int(child.get("startAt") or 1), 1), MAX_START)
             except ValueError:
                 start = 1
             return Bullet(kind="number", scheme=child.get("type") or "arabicPeriod", start=start)
