@@ -66,7 +66,7 @@ def test_one_read_only_document_folder_spares_the_others(tmp_path: Path, cli: Cl
 
 
 def _limit_file_size() -> None:
-    # a file may not grow past 24 KiB: the page overlays and the JSON of this deck do not fit
+    # a file may not grow past 24 KiB: the JSON of this deck does not fit (its overlays, 19 KiB, do)
     resource.setrlimit(resource.RLIMIT_FSIZE, (24 * 1024, 24 * 1024))
 
 
