@@ -79,8 +79,11 @@ def test_the_fit_recovers_known_latencies_within_10_percent(tmp_path: Path) -> N
     assert entry["decode_ms_batch1"] == pytest.approx(KNOWN.decode_ms_batch1, rel=0.1)
     assert entry["decode_ms_batch8"] == pytest.approx(KNOWN.decode_ms_batch8, rel=0.1)
     # The intercept is the injected fixed cost plus this machine's loopback HTTP and image
-    # decoding, which no test can know: at least the former.
-    assert entry["fixed_ms"] >= KNOWN.fixed_ms * 0.9
+    # decoding, which no test can know: at least the former, less what the slopes' own 10%
+    # moves it at the smallest request (a loaded machine slows the long requests more).
+    prompt = min(s["prompt_tokens"] for s in singles) / 1000 * KNOWN.prefill_ms_per_1k
+    decode = min(s["completion_tokens"] for s in singles) * KNOWN.decode_ms_batch1
+    assert entry["fixed_ms"] >= KNOWN.fixed_ms - 0.1 * (prompt + decode)
     assert entry["plausible"] is True and entry["warnings"] == []
 
     report = runner.invoke(
