@@ -8,6 +8,7 @@ box, another column) starts a list of its own."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from pagereader.types import BlockResult
@@ -15,7 +16,9 @@ from pagereader.types import BlockResult
 _NATIVE = ("pptx", "docx")
 """Sources of blocks read from a file's own XML, whose outline levels are in their text."""
 INDENT = "  "
-"""Markdown nests a list item under a bullet item two spaces in."""
+"""One level of nesting as the renderers write it; :func:`marker_indents` then moves each item
+to where CommonMark nests it."""
+_ITEM = re.compile(r"^( *)([-*+]|\d{1,9}[.)]) +(?=\S)")
 
 
 def _line_height(result: BlockResult) -> float:
@@ -60,3 +63,29 @@ def nested(markdown: str, depth: int) -> str:
     if depth <= 0:
         return markdown
     return "\n".join(INDENT * depth + line if line else line for line in markdown.split("\n"))
+
+
+def marker_indents(markdown: str) -> str:
+    """Page Markdown whose nested list items (:data:`INDENT` a level) sit where CommonMark
+    nests them: under their parent item's text, which starts past the parent's marker. Two
+    spaces nest under ``- `` but not under ``1. `` (three) or ``10. `` (four): there a sub-list
+    would be read as a list of its own. A line that is no item and not indented ends the list."""
+    out: list[str] = []
+    stack: list[tuple[int, int]] = []  # (level, where the item's text starts)
+    for line in markdown.split("\n"):
+        item = _ITEM.match(line)
+        if item is not None:
+            level = len(item[1]) // len(INDENT)
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            indent = stack[-1][1] if stack else 0
+            out.append(" " * indent + item[2] + " " + line[item.end() :])
+            stack.append((level, indent + len(item[2]) + 1))
+        elif not line.strip():
+            out.append(line)
+        elif line.startswith(" ") and stack:
+            out.append(" " * stack[-1][1] + line.lstrip(" "))
+        else:
+            stack = []
+            out.append(line)
+    return "\n".join(out)

@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pagereader.render.list_nesting import list_depths, nested
+from pagereader.render.list_nesting import list_depths, marker_indents, nested
 from pagereader.render.md_escape import escape_html
 from pagereader.render.review import review_marker
 from pagereader.text.tables import html_to_table
@@ -119,9 +119,10 @@ def page_markdown(
             continue
         marker = review_marker(result) if mark_review else ""
         parts.append(f"{marker}\n{text}" if marker else text)
+    body = marker_indents("\n\n".join(parts))
     if notes.strip():
-        parts.append(notes_markdown(notes))
-    return "\n\n".join(parts)
+        return "\n\n".join(part for part in (body, notes_markdown(notes)) if part)
+    return body
 
 
 def unread(page: PageResult) -> bool:
