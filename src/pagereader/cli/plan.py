@@ -42,7 +42,7 @@ def _fail(err: ConfigError) -> typer.Exit:
 
 
 def _print_table(report: PlanReport) -> None:
-    from pagereader.planner.reporting import path_lines, table_rows
+    from pagereader.planner.report_text import path_lines, table_rows
 
     console = Console(width=200)
     header, rows = table_rows(report)

@@ -22,13 +22,8 @@ if TYPE_CHECKING:
         weights_bytes,
     )
     from pagereader.planner.placement import GpuSet, Layout, fit, parse_gpus, recommend
-    from pagereader.planner.reporting import (
-        ModelReport,
-        PlanReport,
-        markdown,
-        model_report,
-        plan_report,
-    )
+    from pagereader.planner.report_text import markdown
+    from pagereader.planner.reporting import ModelReport, PlanReport, model_report, plan_report
     from pagereader.planner.vllm import emit_config, serve_command
 
 _HOMES = {
@@ -46,7 +41,7 @@ _HOMES = {
     "get_model": "pagereader.planner.catalog",
     "kv_bytes_per_token": "pagereader.planner.memory",
     "linear_state_bytes": "pagereader.planner.memory",
-    "markdown": "pagereader.planner.reporting",
+    "markdown": "pagereader.planner.report_text",
     "model_report": "pagereader.planner.reporting",
     "parse_gpus": "pagereader.planner.placement",
     "plan_report": "pagereader.planner.reporting",
