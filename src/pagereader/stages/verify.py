@@ -17,10 +17,8 @@ import logging
 import time
 
 from pagereader.checks import Possible, Subject, choose_action, run_checks
-from pagereader.checks.base import ReferenceSource
 from pagereader.checks.plausibility import page_findings
 from pagereader.config.options import Options
-from pagereader.errors import PagereaderError
 from pagereader.runtime import Runtime
 from pagereader.stages.engine_routes import resolve_route
 from pagereader.stages.finer_render import finer_crop
@@ -35,6 +33,7 @@ from pagereader.stages.recognize import (
 )
 from pagereader.stages.retry_pixels import Gain, no_gain, pixel_gain, raised_pixels
 from pagereader.stages.state import PageState
+from pagereader.stages.verify_reference import Reference, find_reference, own_signals
 from pagereader.types import (
     TEXT_KINDS,
     Attempt,
@@ -46,15 +45,6 @@ from pagereader.types import (
 
 logger = logging.getLogger(__name__)
 
-_UNREFERENCED_KINDS = frozenset({"figure", "formula"})
-
-
-def _own_signals(ctx: Runtime) -> set[str]:
-    """Engines whose answers are the page's own signals (the text layer, the grid built from
-    it, the embedded OCR) or the configured reference itself."""
-    names = {name for name, engine in ctx.engines.items() if engine.embedded}
-    return names | {ctx.options.verify.reference_engine}
-
 
 def _pixel_blind(ctx: Runtime, name: str) -> bool:
     """Whether more pixels cannot change this engine's answer (its class says so, or the
@@ -62,14 +52,6 @@ def _pixel_blind(ctx: Runtime, name: str) -> bool:
     engine = ctx.engines.get(name)
     blind = engine is not None and engine.pixel_blind
     return blind or name in ctx.options.verify.pixel_blind_engines
-
-
-@dataclasses.dataclass(frozen=True)
-class Reference:
-    """The independent reading of a block, or none."""
-
-    text: str | None = None
-    source: ReferenceSource | None = None
 
 
 def basic_verdict(result: BlockResult) -> Verdict:
@@ -88,44 +70,6 @@ def basic_verdict(result: BlockResult) -> Verdict:
         )
     action: VerdictOutcome = "review" if any(f.severity != "info" for f in findings) else "accept"
     return Verdict(outcome=action, findings=tuple(findings))
-
-
-async def find_reference(
-    ctx: Runtime, state: PageState, result: BlockResult, engine_name: str
-) -> Reference:
-    """The text layer in the block (digital pages) or the embedded OCR of it (scans).
-
-    None for answers that already come from those signals (the text layer, the grid built
-    from it, the embedded OCR): checking a signal against itself proves nothing.
-    """
-    options = ctx.options.verify
-    kind = result.block.kind
-    if kind in _UNREFERENCED_KINDS:
-        return Reference()
-    answered_by = {engine_name, result.engine}
-    if answered_by & _own_signals(ctx):
-        return Reference()
-    request = build_request(state, result.block)
-    if state.trusted_text and state.rendered.lines:
-        try:
-            answer = await ctx.capabilities.text_layer().recognize(request)
-        except PagereaderError:
-            return Reference()
-        return Reference(answer.text, "textlayer")
-    if not options.ocr_reference_on_scans or options.reference_engine not in ctx.engines:
-        return Reference()
-    try:
-        answer = await call_engine(ctx, options.reference_engine, request, state.budget)
-    except Exception as exc:  # a failed reference only means fewer checks
-        logger.debug(
-            "no OCR reference for %s page %s block %s: %s",
-            state.file,
-            state.index,
-            result.block.order,
-            exc,
-        )
-        return Reference()
-    return Reference(answer.text, "ocr")
 
 
 def _subject(
@@ -299,7 +243,7 @@ async def verify_block(
     )
     name = chain[position] if position < len(chain) else result.engine
     reference = await find_reference(ctx, state, result, name)
-    embedded = {name, result.engine} & _own_signals(ctx)
+    embedded = {name, result.engine} & own_signals(ctx)
     decided = state.decision.script if state.decision else "unknown"
     page_script = decided if not embedded else "unknown"
     history: list[Finding] = list(basic_verdict(result).findings)
@@ -331,7 +275,7 @@ async def verify_block(
         elif action == "escalate":
             step = await _escalate(ctx, state, walk)
             name = walk.chain[min(walk.position, len(walk.chain) - 1)]
-            if {name, walk.result.engine} & _own_signals(ctx):
+            if {name, walk.result.engine} & own_signals(ctx):
                 reference, page_script = Reference(), "unknown"
         else:
             step = _fallback(walk, reference)
