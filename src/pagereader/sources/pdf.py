@@ -23,6 +23,7 @@ from PIL import Image
 from pagereader.errors import CorruptFileError, PasswordRequiredError
 from pagereader.sources.base import RenderedPage
 from pagereader.sources.limits import BUDGET_KEY, InflateLimits, InflateMeter, fit_scale
+from pagereader.sources.pdf_accents import ACCENTS, Accents, compose_accents
 from pagereader.sources.pdf_streams import check_streams
 from pagereader.text.bidi import logical_lines
 from pagereader.text.chars import is_cjk, is_hangul
@@ -38,6 +39,9 @@ _PDFIUM_HYPHEN = "\x02"  # PDFium's code for a hyphen it found in the content (e
 # PDFium's code for a hyphen that ends a line (it joins the two lines and marks the hyphen);
 # the hyphen is drawn on the page, so the text keeps it ("dense-page", never "densepage")
 _PDFIUM_LINE_END_HYPHEN = "\ufffe"
+_DOUBLED = {"\u2018": "\u201c", "\u2019": "\u201d"}
+"""Two single quotation marks side by side, as TeX sets a double one in fonts without the
+ligature (‘‘term’’): the double quotation mark they print."""
 
 
 def is_garbage_char(ch: str) -> bool:
@@ -261,17 +265,19 @@ def _read_text_layer(
         sizes.clear()
         indices.clear()
 
+    units = "".join(chr(pdfium_c.FPDFText_GetUnicode(textpage.raw, i)) for i in range(count))
+    accents = Accents() if ACCENTS.isdisjoint(units) else compose_accents(textpage, units)
     pair_end = -1
     for i in range(count):
-        if i == pair_end:
+        if i == pair_end or i in accents.absorbed:
             continue
-        code = pdfium_c.FPDFText_GetUnicode(textpage.raw, i)
+        code = ord(units[i])
         if 0xD800 <= code < 0xDC00 and i + 1 < count:
             # PDFium gives a character outside the BMP as two UTF-16 units: join them
-            low = pdfium_c.FPDFText_GetUnicode(textpage.raw, i + 1)
+            low = ord(units[i + 1])
             if 0xDC00 <= low < 0xE000:
                 code, pair_end = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00), i + 1
-        ch = chr(code)
+        ch = accents.letters.get(i) or chr(code)
         if ch in "\r\n":
             flush()
             continue
@@ -290,6 +296,10 @@ def _read_text_layer(
             if boxes and _starts_new_line(boxes, sizes, box, size):
                 flush()
             sizes.append(size)
+            if ch in _DOUBLED and chars and chars[-1] == ch and box[0] - boxes[-1][2] < 0.2 * size:
+                chars[-1] = _DOUBLED[ch]  # two single quotation marks set as one double
+                boxes[-1] = (boxes[-1][0], boxes[-1][1], box[2], boxes[-1][3])
+                continue
         chars.append(ch)
         boxes.append(box)
         indices.append(i)
