@@ -1,6 +1,7 @@
 """Text inside a picture belongs to the picture: a slide with a screenshot of a dialog keeps
 the dialog's words under the figure in document.json and in a chunk marked as picture text,
-and document.md leaves them out when told to (output.picture_text_in_markdown = false)."""
+and document.md leaves them out of its prose unless asked (``--picture-text``, or
+output.picture_text_in_markdown = true)."""
 
 from __future__ import annotations
 
@@ -50,13 +51,8 @@ def _slide(path: Path) -> None:
     canvas.save()
 
 
-def _parse(pdf: Path, out: Path, picture_text: bool) -> Path:
-    """``pagereader parse``; without ``picture_text`` a config turns the option off."""
-    flags: list[str] = []
-    if not picture_text:
-        config = out.parent / "pagereader.toml"
-        config.write_text("[output]\npicture_text_in_markdown = false\n", encoding="utf-8")
-        flags = ["--config", str(config)]
+def _parse(pdf: Path, out: Path, *flags: str) -> Path:
+    """``pagereader parse`` with its default options and ``flags``."""
     result = RUNNER.invoke(app, ["parse", str(pdf), "-o", str(out), "--no-resume", *flags])
     assert result.exit_code == 0, result.output
     return out / pdf.stem
@@ -65,7 +61,7 @@ def _parse(pdf: Path, out: Path, picture_text: bool) -> Path:
 def test_text_read_inside_a_picture_stays_with_the_picture(tmp_path: Path) -> None:
     pdf = tmp_path / "slide.pdf"
     _slide(pdf)
-    folder = _parse(pdf, tmp_path / "out", picture_text=False)
+    folder = _parse(pdf, tmp_path / "out")
     markdown = (folder / "document.md").read_text(encoding="utf-8")
     assert "Renaming a class" in markdown
     assert "<!-- figure -->" in markdown
@@ -84,10 +80,14 @@ def test_text_read_inside_a_picture_stays_with_the_picture(tmp_path: Path) -> No
     assert all(not c.picture_text for c in chunks if "Basket" not in c.text)
 
 
-def test_picture_text_in_markdown_by_default(tmp_path: Path) -> None:
+@pytest.mark.parametrize("how", ["flag", "config"])
+def test_picture_text_in_markdown_when_asked(tmp_path: Path, how: str) -> None:
     pdf = tmp_path / "slide.pdf"
     _slide(pdf)
-    folder = _parse(pdf, tmp_path / "out", picture_text=True)
+    config = tmp_path / "pagereader.toml"
+    config.write_text("[output]\npicture_text_in_markdown = true\n", encoding="utf-8")
+    flags = ["--picture-text"] if how == "flag" else ["--config", str(config)]
+    folder = _parse(pdf, tmp_path / "out", *flags)
     markdown = (folder / "document.md").read_text(encoding="utf-8")
     figure = markdown.index("<!-- figure -->")
     assert figure < markdown.index("Basket") and figure < markdown.index("Cancel")

@@ -189,6 +189,13 @@ def parse_command(
             help="keep per-character boxes of text-layer lines in document.json (~0.8 MB a page)",
         ),
     ] = None,
+    picture_text: Annotated[
+        bool | None,
+        typer.Option(
+            "--picture-text/--no-picture-text",
+            help="print the text read inside the PDF's pictures in document.md (off: JSON only)",
+        ),
+    ] = None,
     resume: Annotated[bool, typer.Option(help="reuse pages finished by an earlier run")] = True,
     jobs: Annotated[int, typer.Option(min=1, max=64, help="documents parsed at once")] = 1,
     reuse_pages: Annotated[
@@ -206,6 +213,7 @@ def parse_command(
     flags[("output", "overlays")] = overlays
     flags[("output", "chunk_tokens")] = chunk_tokens
     flags[("output", "char_boxes")] = char_boxes
+    flags[("output", "picture_text_in_markdown")] = picture_text
     with reading_options():
         options = resolve_options(config, flags)
     files = expand_inputs(inputs, out)

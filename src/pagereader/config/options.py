@@ -166,10 +166,10 @@ class OutputOptions(_Options):
         True, description="<!-- page N --> before each page in document.md"
     )
     picture_text_in_markdown: bool = Field(
-        True,
+        False,
         description=(
             "print the text read inside the PDF's image objects (screenshots, logos, charts) "
-            "after each figure's marker in document.md; false keeps it out of the prose, as "
+            "after each figure's marker in document.md; off, it stays out of the prose, as "
             "docling does. It is always kept with its figure in document.json and in "
             "chunks.jsonl (marked picture_text)"
         ),

@@ -3,8 +3,9 @@
 Text read inside a picture (a screenshot's dialog, a logo's lettering, a chart's labels) belongs
 to the picture, not to the page's prose: it stays with the figure in document.json and in the
 chunks, and document.md prints it after the figure's marker only when ``picture_text`` asks for
-it (``output.picture_text_in_markdown``, on by default: a page's text drawn as an image is read
-as its text). That holds for the file's own image objects; a
+it (``output.picture_text_in_markdown``, off by default, as in docling: a screenshot's dialog
+chrome or a logo's lettering is not the page's prose). That holds for the file's own image
+objects; a
 region a layout model took for a figure on a scan may be text it misread, and its text stays in
 the prose. A deck picture's alt
 text is the author's description of the picture, not text the slide shows, so it goes inside
