@@ -33,7 +33,10 @@ from pagereader.types import BBox, TextLayerStats, TextLine
 logger = logging.getLogger(__name__)
 
 PDFIUM_LOCK = threading.RLock()
-_INVISIBLE_MODE = 3
+_UNSEEN_MODES = frozenset({3, 7})
+"""Text render modes that paint nothing: invisible, and invisible added to the clip path."""
+_FILLED_MODES = frozenset({0, 2, 4, 6})
+_STROKED_MODES = frozenset({1, 2, 5, 6})
 _PASSWORD_ERROR = 4
 _PDFIUM_HYPHEN = "\x02"  # PDFium's code for a hyphen it found in the content (e.g. U+2011)
 # PDFium's code for a hyphen that ends a line (it joins the two lines and marks the hyphen);
@@ -372,6 +375,27 @@ def _image_digest(obj: pdfium.PdfImage) -> str:
         return ""
 
 
+def _unseen(obj: pdfium.PdfObject) -> bool:
+    """A text object nobody sees: drawn in an invisible or clip-only mode, or painted in fully
+    transparent colour (how note-taking apps and some scanners hide their OCR's text)."""
+    mode = pdfium_c.FPDFTextObj_GetTextRenderMode(obj.raw)
+    if mode in _UNSEEN_MODES:
+        return True
+    fills, strokes = mode in _FILLED_MODES, mode in _STROKED_MODES
+    return (not fills or _alpha(obj, fill=True) == 0) and (
+        not strokes or _alpha(obj, fill=False) == 0
+    )
+
+
+def _alpha(obj: pdfium.PdfObject, fill: bool) -> int:
+    """The object's fill or stroke alpha (0-255); 255 when PDFium cannot tell."""
+    channels = [ctypes.c_uint() for _ in range(4)]
+    read = pdfium_c.FPDFPageObj_GetFillColor if fill else pdfium_c.FPDFPageObj_GetStrokeColor
+    if not read(obj.raw, *(ctypes.byref(c) for c in channels)):
+        return 255
+    return channels[3].value
+
+
 def _read_objects(page: pdfium.PdfPage, height: float) -> tuple[float, list[BBox], list[str]]:
     """Share of invisible text objects (a previous OCR's layer), the boxes of images and the
     digests of their bytes."""
@@ -381,8 +405,7 @@ def _read_objects(page: pdfium.PdfPage, height: float) -> tuple[float, list[BBox
     for obj in page.get_objects(max_depth=3):
         if obj.type == pdfium_c.FPDF_PAGEOBJ_TEXT:
             texts += 1
-            if pdfium_c.FPDFTextObj_GetTextRenderMode(obj.raw) == _INVISIBLE_MODE:
-                invisible += 1
+            invisible += _unseen(obj)
         elif obj.type == pdfium_c.FPDF_PAGEOBJ_IMAGE:
             left, bottom, right, top = obj.get_bounds()
             images.append((left, height - top, right, height - bottom))
