@@ -247,12 +247,7 @@ def _read_text_layer(
             if not c.isspace() and b[2] > b[0]
         ]
         if solid:
-            bbox = (
-                min(b[0] for b in solid),
-                min(b[1] for b in solid),
-                max(b[2] for b in solid),
-                max(b[3] for b in solid),
-            )
+            bbox = _line_box(solid)
             size = sorted(sizes)[len(sizes) // 2] if sizes else 0.0
             lines.append(
                 TextLine(
@@ -353,6 +348,25 @@ def _spurious_space(textpage: pdfium.PdfTextPage, i: int, count: int, height: fl
     left, right = _char_box(textpage, i - 1, height), _char_box(textpage, i + 1, height)
     em = max(1.0, (left[3] - left[1]) / 1.2)
     return right[0] - left[2] < 0.5 * em
+
+
+_DROP_CAP = 2.5
+"""A glyph this many times the line's usual height is a drop cap (or a big operator): it
+stays in the line's text and width but not in its height, which would reach over the next
+lines and join the column beside them to its row."""
+
+
+def _line_box(solid: list[BBox]) -> BBox:
+    """A line's box from its glyphs' boxes, its height that of its usual glyphs."""
+    heights = sorted(b[3] - b[1] for b in solid)
+    usual = heights[len(heights) // 2]
+    level = [b for b in solid if b[3] - b[1] <= _DROP_CAP * usual] or solid
+    return (
+        min(b[0] for b in solid),
+        min(b[1] for b in level),
+        max(b[2] for b in solid),
+        max(b[3] for b in level),
+    )
 
 
 def _starts_new_line(boxes: list[BBox], sizes: list[float], box: BBox, size: float) -> bool:
