@@ -93,7 +93,15 @@ def _joins_row(
         return None
     marker = len(row) == 1 and (_is_marker(row[0].text) or is_caption_label(row[0].text))
     limit = 3.0 * high if marker else 1.2 * min(high, 2 * low)
-    return overlap if lb[0] - box[2] <= limit else None
+    gap = lb[0] - box[2]
+    if not marker and gap > low and _other_type(_main(row), line):
+        return None  # a column beside, set in another size: an abstract's line and a heading
+    return overlap if gap <= limit else None
+
+
+def _other_type(a: TextLine, b: TextLine) -> bool:
+    """Two text-layer fragments set in clearly different sizes."""
+    return a.font_size > 0 and b.font_size > 0 and not _same_size(a.font_size, b.font_size, True)
 
 
 def split_lines_into_rows(

@@ -194,3 +194,34 @@ def test_a_footnote_in_a_slides_bottom_band_is_text() -> None:
     assert on_paper["** Codified in NIST SP 800-63"] == "footer"
     assert is_footnote("† Estimated") and is_footnote("¹ See above")
     assert not is_footnote("2024 Annual Report") and not is_footnote("** 12")
+
+
+def test_a_heading_beside_a_larger_column_is_no_part_of_its_row() -> None:
+    """An abstract set large across two columns, and the third column's heading on its row
+    an em and a bit away: a line of another size across that gap is another column."""
+    abstract = [
+        line("environment. Two transnational tobacco companies have", 69, 451, 343, 10.7),
+        line("recently adopted CSR: Philip Morris, and British American", 69, 464, 347, 10.7),
+        line("Tobacco. This report explains the origins and theory", 69, 477, 321, 10.7),
+    ]
+    heading = [
+        line("CORPORATE SOCIAL RESPONSIBILITY:", 359, 462, 528, 8.3),
+        line("THE CONTEXT", 359, 472, 420, 8.3),
+    ]
+    blocks = group_lines(abstract + heading, H)
+    assert sorted(block_text(b) for b in blocks) == [
+        "CORPORATE SOCIAL RESPONSIBILITY: THE CONTEXT",
+        "environment. Two transnational tobacco companies have recently adopted CSR: Philip"
+        " Morris, and British American Tobacco. This report explains the origins and theory",
+    ]
+
+
+def test_a_word_set_larger_in_its_line_stays_in_the_row() -> None:
+    """A size change with a word space between is one line (a larger figure in a sentence)."""
+    lines = [
+        line("Revenue rose to", 72, 100, 150, 10.0),
+        line("$4.2M", 153, 98, 190, 14.0),
+        line("this year.", 193, 100, 240, 10.0),
+    ]
+    blocks = group_lines(lines, H)
+    assert [block_text(b) for b in blocks] == ["Revenue rose to $4.2M this year."]
