@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from pagereader.layout.floats import float_groups, put_back, title_read_late
+from pagereader.layout.numbered_cards import by_numbered_rows
 from pagereader.types import Block
 
 logger = logging.getLogger(__name__)
@@ -61,12 +62,24 @@ def _has_columns(blocks: Sequence[Block], min_gap: float, shrink: float) -> bool
 
 
 def _gutters(blocks: Sequence[Block], min_gap: float, shrink: float) -> list[tuple[float, float]]:
-    """The whitespace between neighbouring columns of blocks, as (left, right) x-extents."""
+    """The whitespace between neighbouring columns of blocks, as (left, right) x-extents. A gap
+    is a gutter only when it is ``min_gap`` wide untrimmed (not a heading ending just short of
+    a centred formula under it) and half a line of the blocks either side of it (not the gap
+    between a formula's parts: ``∇ · E =`` and its fraction ``ρ/ε0``)."""
     columns = _split(blocks, 0, min_gap, shrink)
-    return [
-        (max(b.bbox[2] for b in left), min(b.bbox[0] for b in right))
-        for left, right in pairwise(columns)
-    ]
+    gutters = []
+    for left, right in pairwise(columns):
+        before = max(left, key=lambda b: b.bbox[2])
+        after = min(right, key=lambda b: b.bbox[0])
+        lo, hi = before.bbox[2], after.bbox[0]
+        if hi - lo >= max(min_gap, 0.5 * min(_line_height(before), _line_height(after))):
+            gutters.append((lo, hi))
+    return gutters
+
+
+def _line_height(block: Block) -> float:
+    """A block's height per line (its whole height while its lines are not known)."""
+    return (block.bbox[3] - block.bbox[1]) / max(1, len(block.lines))
 
 
 def _crosses(
@@ -153,7 +166,8 @@ def _xy_cut(blocks: list[Block], width: float, height: float) -> list[Block]:
     x_shrink, y_shrink = _MIN_GAP * width, _MIN_GAP * height
     columns = _split(blocks, 0, x_gap, x_shrink)
     if len(columns) > 1:
-        return [b for column in columns for b in _xy_cut(column, width, height)]
+        read = [_xy_cut(column, width, height) for column in columns]
+        return by_numbered_rows(read) or [b for column in read for b in column]
     strips = _split(blocks, 1, y_gap, y_shrink)
     if len(strips) > 1:
         strips = _join_column_strips(strips, x_gap, x_shrink)

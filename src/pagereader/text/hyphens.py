@@ -4,7 +4,8 @@
 Without a dictionary the page itself is the evidence: a word the page also prints whole
 ("hyphenated") was broken, one it also prints with its hyphen ("dense-page") is a compound. A
 capital or a digit after the hyphen (COVID-19, non-English) never continues a broken word, and
-a line that goes on with an ending that is no word of its own (-tion, -ment, -ing) always does.
+a line that goes on with an ending that is no word of its own (-tion, -ment, -ing, or one with
+the consonants before it: -vably, -mation) always does.
 Anything else keeps its hyphen: that is what the page prints, and a kept hyphen loses no letter,
 while a wrongly dropped one makes a word that does not exist ("densepage").
 """
@@ -24,6 +25,10 @@ _ENDING = re.compile(
 )
 """Endings that are no word of their own (alone or strung together: -tion-al): a line that
 goes on with one continues a word."""
+_SPLIT_ENDING = re.compile(r"(?=\w{5})[bcdfghjklmnpqrstvwxz]{1,2}(?:" + _ENDING.pattern + ")")
+"""An ending with the one or two consonants a typesetter moves to the next line with it
+(irretrie-vably, infor-mation): no word of its own either. Five letters at least: shorter ones
+are words (second-best, well-fed, user-led)."""
 
 
 def vocabulary(texts: Iterable[str]) -> frozenset[str]:
@@ -47,4 +52,4 @@ def keeps_hyphen(head: str, tail: str, words: Callable[[], Collection[str]]) -> 
         return False
     if f"{left}-{right}" in known:
         return True
-    return _ENDING.fullmatch(right) is None
+    return _ENDING.fullmatch(right) is None and _SPLIT_ENDING.fullmatch(right) is None

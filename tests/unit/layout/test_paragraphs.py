@@ -114,6 +114,17 @@ def test_join_lines_cjk_latin_hyphen() -> None:
     assert j("interna-", "tional law") == "international law"
     assert j("well-", "Known") == "well-Known"  # a capital after the hyphen: a compound
     assert j("dense-", "page model") == "dense-page model"  # no evidence of a broken word
+    assert j("an irretrie-", "vably negative force") == "an irretrievably negative force"
+    assert j("infor-", "mation age") == "information age"
+    assert j("cross-", "linked data") == "cross-linked data"
+    assert j("sub-", "sets of it") == "sub-sets of it"
+    for head, word in (
+        ("second-", "best"),
+        ("well-", "fed"),
+        ("user-", "led"),
+        ("stress-", "test"),
+    ):
+        assert j(head, f"{word} one") == f"{head}{word} one"  # short words after the hyphen
     assert j("end of", "line") == "end of line"
     assert j("한국어 문장이", "이어진다") == "한국어 문장이 이어진다"
     assert j("第1", "條") == "第1條"

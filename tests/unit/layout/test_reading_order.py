@@ -243,3 +243,62 @@ def test_a_section_heading_atop_the_next_column_keeps_column_order() -> None:
     ]
     expected = ["figure", "caption", "left", "heading", "right top", "right"]
     assert names(order_blocks(blocks, W, H)) == expected
+
+
+def test_cards_of_a_grid_are_read_whole_down_their_columns() -> None:
+    """Four numbered cards in two columns under a page title, each a heading, a centred formula
+    (in parts: ``∇ · E =`` beside its fraction) and a paragraph; the cards are of unequal
+    heights (olmOCR-bench's mathfuncs_colswitch page). A heading ending just short of the
+    formula under it, or a formula's parts side by side, make no gutter: each card is read
+    whole, down the columns as numbered."""
+    cards = [
+        ("t", (137, 41, 655, 67), "title", 1),
+        ("sub", (195, 78, 597, 92), "text", 1),
+        ("h1", (74, 135, 192, 151), "title", 1),
+        ("f1", (194, 176, 263, 193), "title", 2),
+        ("p1", (74, 215, 382, 252), "text", 3),
+        ("h2", (74, 307, 237, 323), "title", 1),
+        ("f2", (191, 345, 265, 364), "text", 4),
+        ("p2", (74, 386, 382, 423), "text", 3),
+        ("h3", (409, 135, 679, 151), "title", 1),
+        ("f3", (481, 176, 646, 214), "text", 4),
+        ("p3", (409, 233, 718, 270), "text", 3),
+        ("h4", (409, 307, 560, 323), "title", 1),
+        ("f4a", (529, 350, 578, 368), "title", 1),
+        ("f4a-fraction", (584, 343, 596, 379), "text", 2),
+        ("f4b", (533, 387, 594, 405), "title", 1),
+        ("f4c", (516, 424, 587, 442), "title", 1),
+        ("f4c-fraction", (589, 414, 610, 452), "title", 2),
+        ("f4d", (488, 465, 616, 484), "title", 1),
+        ("f4d-fraction", (618, 456, 638, 494), "title", 2),
+        ("p4", (409, 510, 716, 559), "text", 4),
+    ]
+    blocks = [_lined(name, box, kind, lines) for name, box, kind, lines in cards]  # type: ignore[arg-type]
+    ordered = names(order_blocks(blocks[::-1], 792, 612))
+    assert ordered == [name for name, *_ in cards]
+
+
+def _card_grid(numbers: tuple[int, int, int, int]) -> list[Block]:
+    """Two columns of two cards, each a numbered heading, a formula and a paragraph; the
+    cards numbered ``numbers`` (top left, bottom left, top right, bottom right)."""
+    blocks = []
+    for (x, y), number in zip(((74, 135), (74, 360), (409, 135), (409, 360)), numbers, strict=True):
+        heading = TextLine(text=f"{number}. Heading", bbox=(x, y, x + 150, y + 16))
+        blocks.append(Block(kind="title", bbox=heading.bbox, lines=(heading,), source=f"h{number}"))
+        blocks.append(_lined(f"f{number}", (x + 100, y + 40, x + 180, y + 60), "text", 2))
+        blocks.append(_lined(f"p{number}", (x, y + 80, x + 300, y + 120), "text", 3))
+    return blocks
+
+
+def test_numbered_cards_are_read_in_their_numbers_order() -> None:
+    """Cards numbered along the rows are read row by row, card by card (olmOCR-bench's
+    mathfuncs page); numbered down the columns, column by column (its colswitch twin)."""
+    along_rows = names(order_blocks(_card_grid((1, 3, 2, 4))[::-1], 792, 612))
+    assert along_rows == ["h1", "f1", "p1", "h2", "f2", "p2", "h3", "f3", "p3", "h4", "f4", "p4"]
+    down_columns = names(order_blocks(_card_grid((1, 2, 3, 4))[::-1], 792, 612))
+    assert down_columns == along_rows
+
+
+def test_cards_whose_numbers_no_order_keeps_leave_the_columns_order() -> None:
+    ordered = names(order_blocks(_card_grid((1, 4, 2, 7))[::-1], 792, 612))
+    assert ordered == ["h1", "f1", "p1", "h4", "f4", "p4", "h2", "f2", "p2", "h7", "f7", "p7"]
