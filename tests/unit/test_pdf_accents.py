@@ -14,6 +14,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
 from pagereader.sources import open_source
+from pagereader.types import TextLine
 
 FONT = "DejaVuSans"
 SIZE = 11.0
@@ -61,7 +62,7 @@ class Line:
         return self
 
 
-def _lines(tmp_path: Path, lines: list[Line]) -> list[str]:
+def _read(tmp_path: Path, lines: list[Line]) -> list[TextLine]:
     path = tmp_path / "accents.pdf"
     sheet = canvas.Canvas(str(path), pagesize=A4)
     sheet.setFont(FONT, SIZE)
@@ -71,9 +72,13 @@ def _lines(tmp_path: Path, lines: list[Line]) -> list[str]:
     sheet.save()
     source = open_source(path, password=None, max_image_pixels=50_000_000)
     try:
-        return [line.text for line in source.render(1, 72).lines]
+        return list(source.render(1, 72).lines)
     finally:
         source.close()
+
+
+def _lines(tmp_path: Path, lines: list[Line]) -> list[str]:
+    return [line.text for line in _read(tmp_path, lines)]
 
 
 def test_accents_drawn_apart_are_read_with_their_letters(tmp_path: Path) -> None:
@@ -112,3 +117,16 @@ def test_doubled_single_quotes_are_the_double_quote(tmp_path: Path) -> None:
         "The term “corporate social responsibility” is in vogue.",
         "A ‘single’ quote and rock ’n’ roll stay as they are.",
     ]
+
+
+def test_a_pile_of_accents_over_one_letter_stays_as_printed(tmp_path: Path) -> None:
+    """A letter takes the accents Unicode composes into one character (é, ǘ); the rest of a
+    pile stays, so each character of the line keeps its own box."""
+    line = Line(700).word("pil")
+    for accent in "´`ˇ¨":
+        line.glyphs.append((line.x + 1.5, line.y + 0.22 * SIZE, accent))
+    line.word("e up")
+    (read,) = _read(tmp_path, [line])
+    assert read.text.startswith("pil") and "é" in read.text
+    assert sorted(ch for ch in read.text if ch in "´`ˇ¨") == sorted("`ˇ¨")
+    assert len(read.text) == len(read.char_boxes)

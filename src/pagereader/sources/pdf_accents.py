@@ -11,6 +11,7 @@ prime after a symbol, a tilde between words) stays as printed.
 
 from __future__ import annotations
 
+import bisect
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -46,48 +47,77 @@ class Accents:
     """What composing does to the page's characters, by PDFium's character index."""
 
     letters: dict[int, str] = field(default_factory=dict)
-    """A letter's index -> the letter with its accents (NFC)."""
+    """A letter's index -> the letter with its accents, one precomposed character (NFC)."""
     absorbed: set[int] = field(default_factory=set)
     """Indices of accents now part of a letter, and of the spaces made around them."""
+
+
+_NEAR = 4
+"""Letters either side, in x order, an accent's letter is looked for among (glyphs of one
+line barely overlap, so the letter under an accent is among its nearest in x)."""
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass
+class _Line:
+    """The letters of one text-layer line, ordered by their left edge."""
+
+    lefts: list[float]
+    letters: list[tuple[Box, int]]
 
 
 def compose_accents(textpage: pdfium.PdfTextPage, text: str) -> Accents:
     """The accents of the page (``text``: its characters, index for index) composed with the
     letters their glyphs lie on."""
     found = Accents()
-    marks: dict[int, list[str]] = {}
+    lines: dict[int, _Line] = {}
+    breaks = [index for index, ch in enumerate(text) if ch in "\r\n"]
     for index, ch in enumerate(text):
         if ch not in ABOVE and ch not in BELOW:
             continue
-        letter = _letter_under(textpage, text, index, above=ch in ABOVE)
-        if letter is not None:
-            marks.setdefault(letter, []).append(ABOVE.get(ch) or BELOW[ch])
+        span = _line_of(breaks, index, len(text))
+        if span.start not in lines:
+            lines[span.start] = _letters(textpage, text, span)
+        letter = _letter_under(textpage.get_charbox(index), lines[span.start], ch in ABOVE)
+        if letter is None:
+            continue
+        base = found.letters.get(letter) or _DOTLESS.get(text[letter], text[letter])
+        accented = unicodedata.normalize("NFC", base + (ABOVE.get(ch) or BELOW[ch]))
+        if len(accented) == 1:  # a letter Unicode composes (ǘ); a pile of accents stays
+            found.letters[letter] = accented
             found.absorbed.add(index)
-    for index, combining in marks.items():
-        base = text[index]
-        base = _DOTLESS.get(base, base)
-        found.letters[index] = unicodedata.normalize("NFC", base + "".join(combining))
     found.absorbed |= _made_spaces(textpage, text, found.absorbed)
     return found
 
 
-def _letter_under(textpage: pdfium.PdfTextPage, text: str, index: int, above: bool) -> int | None:
-    """The letter of the accent's line whose glyph the accent at ``index`` sits on, the
-    nearest in x, or None. The whole line is searched: an accent drawn last is placed at its
-    line's end, after every letter of the line."""
-    left, bottom, right, top = textpage.get_charbox(index)
+def _letters(textpage: pdfium.PdfTextPage, text: str, span: range) -> _Line:
+    """The letters of a line with their glyph boxes, ordered by left edge."""
+    letters = sorted(
+        (
+            (box, index)
+            for index in span
+            if text[index].isalpha() and text[index] not in ABOVE
+            for box in (textpage.get_charbox(index),)
+            if box[2] > box[0] and box[3] > box[1]
+        ),
+        key=lambda item: item[0][0],
+    )
+    return _Line(lefts=[box[0] for box, _ in letters], letters=letters)
+
+
+def _letter_under(accent: Box, line: _Line, above: bool) -> int | None:
+    """The letter of the accent's line whose glyph the accent sits on, the nearest in x, or
+    None. The whole line is looked at: an accent drawn last is placed at its line's end,
+    after every letter of the line."""
+    left, bottom, right, top = accent
     if right <= left or top <= bottom:
         return None
     centre = (left + right) / 2
+    at = bisect.bisect_right(line.lefts, centre)
     best: tuple[float, int] | None = None
-    for other in _line_of(text, index):
-        ch = text[other]
-        if other == index or not ch.isalpha():
-            continue
-        x0, y0, x1, y1 = textpage.get_charbox(other)
+    for (x0, y0, x1, y1), other in line.letters[max(0, at - _NEAR) : at + _NEAR]:
         height, width = y1 - y0, x1 - x0
-        if height <= 0 or width <= 0:
-            continue
         slack = 0.15 * width
         if not x0 - slack <= centre <= x1 + slack:
             continue
@@ -101,11 +131,12 @@ def _letter_under(textpage: pdfium.PdfTextPage, text: str, index: int, above: bo
     return None if best is None else best[1]
 
 
-def _line_of(text: str, index: int) -> range:
-    """The indices of the text-layer line holding ``index`` (PDFium ends lines with CR LF)."""
-    start = max(text.rfind("\n", 0, index), text.rfind("\r", 0, index)) + 1
-    ends = [e for e in (text.find("\r", index), text.find("\n", index)) if e >= 0]
-    return range(start, min(ends, default=len(text)))
+def _line_of(breaks: list[int], index: int, size: int) -> range:
+    """The indices of the text-layer line holding ``index``; ``breaks``: where the page's
+    line ends (CR, LF) are."""
+    at = bisect.bisect_left(breaks, index)
+    start = breaks[at - 1] + 1 if at else 0
+    return range(start, breaks[at] if at < len(breaks) else size)
 
 
 def _made_spaces(textpage: pdfium.PdfTextPage, text: str, accents: set[int]) -> set[int]:
@@ -136,18 +167,18 @@ def _made_spaces(textpage: pdfium.PdfTextPage, text: str, accents: set[int]) -> 
 
 def _beside(text: str, index: int, step: int, skipped: set[int]) -> int | None:
     """The nearest character from ``index`` in direction ``step`` that is not ``skipped``."""
-    other = index + step
-    while 0 <= other < len(text) and other in skipped:
-        other += step
+    other, steps = index + step, 0
+    while 0 <= other < len(text) and other in skipped and steps < _NEAR:
+        other, steps = other + step, steps + 1
     return other if 0 <= other < len(text) else None
 
 
 def _neighbour(text: str, index: int, step: int, skipped: set[int]) -> int | None:
     """The nearest letter from ``index`` in direction ``step``, past ``skipped`` characters and
     spaces; None when something else comes first."""
-    other = index + step
-    while 0 <= other < len(text) and (other in skipped or text[other] == " "):
-        other += step
+    other, steps = index + step, 0
+    while 0 <= other < len(text) and (other in skipped or text[other] == " ") and steps < _NEAR:
+        other, steps = other + step, steps + 1
     if 0 <= other < len(text) and text[other].isalpha():
         return other
     return None
