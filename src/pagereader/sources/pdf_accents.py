@@ -56,6 +56,10 @@ _NEAR = 4
 """Letters either side, in x order, an accent's letter is looked for among (glyphs of one
 line barely overlap, so the letter under an accent is among its nearest in x)."""
 
+_WALK = 4
+"""Characters stepped over (accents, spaces) to reach an accent's neighbour: a displaced
+accent sits among a few of them, and a crafted run of thousands costs no more."""
+
 Box = tuple[float, float, float, float]
 
 
@@ -168,7 +172,7 @@ def _made_spaces(textpage: pdfium.PdfTextPage, text: str, accents: set[int]) -> 
 def _beside(text: str, index: int, step: int, skipped: set[int]) -> int | None:
     """The nearest character from ``index`` in direction ``step`` that is not ``skipped``."""
     other, steps = index + step, 0
-    while 0 <= other < len(text) and other in skipped and steps < _NEAR:
+    while 0 <= other < len(text) and other in skipped and steps < _WALK:
         other, steps = other + step, steps + 1
     return other if 0 <= other < len(text) else None
 
@@ -177,7 +181,7 @@ def _neighbour(text: str, index: int, step: int, skipped: set[int]) -> int | Non
     """The nearest letter from ``index`` in direction ``step``, past ``skipped`` characters and
     spaces; None when something else comes first."""
     other, steps = index + step, 0
-    while 0 <= other < len(text) and (other in skipped or text[other] == " ") and steps < _NEAR:
+    while 0 <= other < len(text) and (other in skipped or text[other] == " ") and steps < _WALK:
         other, steps = other + step, steps + 1
     if 0 <= other < len(text) and text[other].isalpha():
         return other
